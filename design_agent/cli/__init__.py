@@ -1,0 +1,109 @@
+"""The `design-agent` command: one click group whose subcommands load lazily.
+
+`--version` and `--help` must stay fast, so this module imports only click;
+each command group lives in its own module and is imported when it runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import traceback
+from typing import Any
+
+import click
+
+from design_agent import __version__
+from design_agent.cli.context import AppContext
+
+# name -> (module:attribute, one-line help shown by `design-agent --help`)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "agents": ("design_agent.cli.catalogue:agents", "List and show the specialist personas."),
+    "check": ("design_agent.cli.catalogue:check", "Validate agents, tasks, guides and adapters."),
+    "config": ("design_agent.cli.config:config", "Show and change settings."),
+    "tasks": ("design_agent.cli.catalogue:tasks", "List and show the design tasks (methods)."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported only when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, _, attribute = target[0].partition(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Uses the table's help lines so `--help` imports no command module.
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """The error edge: domain errors become one line on stderr and their exit code."""
+        from design_agent.errors import DesignAgentError, ExitCode
+
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except DesignAgentError as e:
+            _report(ctx, f"Error: {e.message}")
+            ctx.exit(int(e.exit_code))
+        except KeyboardInterrupt:
+            _report(ctx, "Cancelled.")
+            ctx.exit(int(ExitCode.CANCELLED))
+        except Exception as e:
+            _report(ctx, f"Error: unexpected {type(e).__name__}: {e} (rerun with --debug)")
+            ctx.exit(int(ExitCode.UNEXPECTED))
+
+
+def _report(ctx: click.Context, line: str) -> None:
+    app = ctx.find_object(AppContext)
+    if app is not None and app.debug:
+        traceback.print_exc()
+    click.echo(line, err=True)
+
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True, context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "-V", "--version", prog_name="design-agent")
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, path_type=str),
+    envvar="DESIGN_AGENT_HOME",
+    help="Folder for the database, settings and your own tasks/guides/adapters "
+    "(default: the platform's user config dir; env DESIGN_AGENT_HOME).",
+)
+@click.option("--debug", is_flag=True, help="Show the full traceback when something fails.")
+@click.pass_context
+def cli(ctx: click.Context, home: str | None, debug: bool) -> None:
+    """design-agent: a product-design assistant for the terminal.
+
+    Tell it what you need in plain English or Spanish; it picks the design
+    method and specialist, loads the method's guide and has the AI CLI you
+    already use (Claude Code, Gemini CLI, Codex) write the answer.
+
+    \b
+    Examples:
+      design-agent check
+      design-agent tasks list --agent research_analyst
+      design-agent config set provider claude
+    """
+    ctx.obj = AppContext(home_flag=home, debug=debug)
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(cli.main(prog_name="design-agent"))

@@ -1,0 +1,86 @@
+"""`design-agent config`: show the effective settings and change them."""
+
+from __future__ import annotations
+
+import click
+
+from design_agent.cli.options import app_of, json_option
+from design_agent.cli.output import print_json, print_table
+from design_agent.errors import UsageError
+
+
+@click.group()
+def config() -> None:
+    """Show and change settings (stored in settings.yaml in the home).
+
+    Precedence: command-line flag > environment (DESIGN_AGENT_PROVIDER,
+    DESIGN_AGENT_LANGUAGE, DESIGN_AGENT_TIER, DESIGN_AGENT_VERBOSITY,
+    DESIGN_AGENT_MODEL, DESIGN_AGENT_<NAME>_BIN) > settings.yaml > defaults.
+
+    \b
+    Examples:
+      design-agent config show
+      design-agent config set language es
+    """
+
+
+@config.command("show")
+@json_option
+@click.pass_context
+def config_show(ctx: click.Context, as_json: bool) -> None:
+    """Print every effective setting and where its value came from.
+
+    \b
+    Example:
+      design-agent config show --json
+    """
+    app = app_of(ctx)
+    items = app.settings.items()
+    if as_json:
+        print_json(
+            {
+                "home": str(app.home.root),
+                "settings_file": str(app.home.settings_file),
+                "settings": {i.key: {"value": i.value, "source": i.source} for i in items},
+            }
+        )
+        return
+    rows = [[i.key, _show(i.value), i.source] for i in items]
+    rows.append(["home", str(app.home.root), "flag/env/default"])
+    print_table(None, ["setting", "value", "source"], rows)
+
+
+@config.command("set")
+@click.argument("key")
+@click.argument("value")
+@click.pass_context
+def config_set(ctx: click.Context, key: str, value: str) -> None:
+    """Validate KEY = VALUE and save it to settings.yaml.
+
+    Keys: provider, model, tier (auto|fast|deep), language (auto|en|es),
+    verbosity (brief|normal|detailed), bins.NAME (path of a provider binary).
+
+    \b
+    Examples:
+      design-agent config set provider gemini
+      design-agent config set bins.claude /opt/claude/bin/claude
+    """
+    from design_agent.settings import set_setting
+
+    app = app_of(ctx)
+    if key == "provider":
+        _check_provider(app.raw_catalogue.adapter_files, value)
+    stored = set_setting(app.home, key, value)
+    click.echo(f"{key} = {_show(stored)}  (saved to {app.home.settings_file})")
+
+
+def _check_provider(adapter_files: dict[str, object], name: str) -> None:
+    known = sorted({"auto", "offline", *adapter_files})
+    if name not in known:
+        raise UsageError(f"unknown provider '{name}'; choose one of: {', '.join(known)}")
+
+
+def _show(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
+    return "-" if value is None else str(value)

@@ -1,0 +1,42 @@
+"""The state shared by all commands of one invocation: home, flags, settings, catalogue.
+
+Everything is loaded on first use, so a command pays only for what it touches.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from design_agent.paths import HomeLayout, resolve_home
+
+if TYPE_CHECKING:
+    from design_agent.registry import Catalogue
+    from design_agent.settings import EffectiveSettings
+
+
+class AppContext:
+    """One invocation's view of the home, with settings and catalogue loaded lazily."""
+
+    def __init__(self, home_flag: str | None = None, debug: bool = False) -> None:
+        self.home = HomeLayout(resolve_home(home_flag))
+        self.debug = debug
+        self.setting_flags: dict[str, Any] = {}
+
+    @cached_property
+    def settings(self) -> EffectiveSettings:
+        from design_agent.settings import load_settings
+
+        return load_settings(self.home, self.setting_flags)
+
+    @cached_property
+    def raw_catalogue(self) -> Catalogue:
+        """The catalogue with its problems, for `check`."""
+        from design_agent.registry import load_catalogue
+
+        return load_catalogue(self.home)
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The catalogue, or ConfigError if any file has a problem."""
+        return self.raw_catalogue.require_valid()

@@ -1,0 +1,84 @@
+"""Pydantic models of the catalogue file formats (agents.yaml, tasks.yaml).
+
+Every model forbids extra fields, so a typo in a user's overlay file is an
+error with its line, not a silently ignored key.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+Identifier = Annotated[
+    str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", min_length=2, max_length=64)
+]
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+FileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]+\.(md|csv|txt)$")]
+
+
+class StrictModel(BaseModel):
+    """Base for every model read from a file: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Localized(StrictModel):
+    """A text in English and Spanish."""
+
+    en: NonEmpty
+    es: NonEmpty
+
+    def get(self, language: str) -> str:
+        return self.es if language == "es" else self.en
+
+
+class Keywords(StrictModel):
+    """What users type, per language, that points to a task."""
+
+    en: list[NonEmpty] = Field(min_length=1)
+    es: list[NonEmpty] = Field(min_length=1)
+
+
+class Handoffs(StrictModel):
+    """Which personas this one hands work to, and receives it from."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    to: list[Identifier] = Field(default_factory=list)
+    from_: list[Identifier] = Field(default_factory=list, alias="from")
+
+
+class Agent(StrictModel):
+    """A specialist persona that answers the tasks assigned to it."""
+
+    id: Identifier
+    role: Localized
+    goal: NonEmpty
+    backstory: NonEmpty
+    capabilities: list[NonEmpty] = Field(min_length=1)
+    tools: list[NonEmpty] = Field(default_factory=list)
+    operating_procedures: list[NonEmpty] = Field(min_length=1)
+    handoffs: Handoffs = Field(default_factory=Handoffs)
+    example_tasks: list[Identifier] = Field(default_factory=list)
+
+
+class Task(StrictModel):
+    """A design method the user may need, answered by one agent with its guides."""
+
+    id: Identifier
+    name: Localized
+    description: NonEmpty
+    expected_output: list[NonEmpty] = Field(min_length=1)
+    keywords: Keywords
+    guides: list[FileName] = Field(min_length=1)
+    materials: list[FileName] = Field(default_factory=list)
+    agent: Identifier
+
+    @field_validator("guides")
+    @classmethod
+    def _guides_are_markdown(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if not name.endswith(".md"):
+                raise ValueError(f"guide '{name}' must be a markdown (.md) file")
+        return value

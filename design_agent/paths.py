@@ -1,0 +1,89 @@
+"""Where things live: the bundled data folders and the user's design-agent home.
+
+The bundled `config/`, `knowledge/` and `adapters/` folders ship inside the
+wheel under `design_agent/_data`; an editable install or a checkout has no
+`_data`, so we fall back to the repository root.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+APP_NAME = "design-agent"
+HOME_ENV = "DESIGN_AGENT_HOME"
+
+
+def bundled_root() -> Path:
+    """The folder that holds the bundled config/, knowledge/ and adapters/."""
+    packaged = Path(str(resources.files("design_agent"))) / "_data"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent
+
+
+def default_home() -> Path:
+    """The platform's user config dir for design-agent (e.g. ~/.config/design-agent)."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir(APP_NAME))
+
+
+def resolve_home(flag: str | os.PathLike[str] | None = None) -> Path:
+    """Home precedence: `--home` flag > DESIGN_AGENT_HOME > platform default."""
+    if flag:
+        return Path(flag).expanduser().resolve()
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return Path(env).expanduser().resolve()
+    return default_home()
+
+
+@dataclass(frozen=True)
+class DataLayout:
+    """The three data folders of one layer (bundled or the user's overlay)."""
+
+    root: Path
+
+    @property
+    def agents_file(self) -> Path:
+        return self.root / "config" / "agents.yaml"
+
+    @property
+    def tasks_file(self) -> Path:
+        return self.root / "config" / "tasks.yaml"
+
+    @property
+    def guides_dir(self) -> Path:
+        return self.root / "knowledge" / "guides"
+
+    @property
+    def materials_dir(self) -> Path:
+        return self.root / "knowledge" / "materials"
+
+    @property
+    def adapters_dir(self) -> Path:
+        return self.root / "adapters"
+
+
+@dataclass(frozen=True)
+class HomeLayout(DataLayout):
+    """The user's home: an overlay data layer plus design-agent's own files."""
+
+    @property
+    def settings_file(self) -> Path:
+        return self.root / "settings.yaml"
+
+    @property
+    def database_file(self) -> Path:
+        return self.root / "design-agent.db"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def history_file(self) -> Path:
+        return self.root / "input-history"

@@ -1,0 +1,163 @@
+"""Effective settings and where each value came from.
+
+Precedence: command-line flag > environment (DESIGN_AGENT_*) > settings.yaml
+in the home > defaults. `config show` prints every value with its source.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from design_agent.errors import ConfigError, UsageError
+from design_agent.fsutil import write_private_text
+from design_agent.paths import HomeLayout
+from design_agent.yamlfile import YamlFileError, load_located
+
+ENV_PREFIX = "DESIGN_AGENT_"
+Source = Literal["flag", "env", "file", "default"]
+
+
+class Settings(BaseModel):
+    """The settings file (`settings.yaml` in the home); every key is optional there."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    provider: str = Field(
+        "auto",
+        description="AI CLI to use: auto (first installed AI CLI, else offline) or an adapter name",
+    )
+    model: str | None = Field(None, description="model override for the active provider")
+    tier: Literal["auto", "fast", "deep"] = Field(
+        "auto", description="model tier: auto routes each request to fast or deep"
+    )
+    language: Literal["auto", "en", "es"] = Field(
+        "auto", description="answer language: auto follows the language of each message"
+    )
+    verbosity: Literal["brief", "normal", "detailed"] = Field(
+        "normal", description="how long answers should be"
+    )
+    bins: dict[str, str] = Field(
+        default_factory=dict, description="path of a provider's binary, e.g. bins.claude"
+    )
+
+
+SETTING_KEYS = tuple(Settings.model_fields)
+
+
+@dataclass(frozen=True)
+class EffectiveSetting:
+    key: str
+    value: Any
+    source: Source
+
+
+@dataclass(frozen=True)
+class EffectiveSettings:
+    """The merged settings plus the source of each top-level key."""
+
+    values: Settings
+    sources: dict[str, Source]
+
+    def items(self) -> list[EffectiveSetting]:
+        return [EffectiveSetting(k, getattr(self.values, k), self.sources[k]) for k in SETTING_KEYS]
+
+
+def read_settings_file(home: HomeLayout) -> dict[str, Any]:
+    """The raw mapping in settings.yaml, validated; {} when the file does not exist."""
+    path = home.settings_file
+    if not path.exists():
+        return {}
+    try:
+        located = load_located(path)
+    except YamlFileError as e:
+        raise ConfigError(str(e.problem)) from e
+    data = located.data or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}:1: settings must be a mapping of key: value")
+    try:
+        Settings.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = tuple(err["loc"])
+        raise ConfigError(f"{path}:{located.line_of(loc) or 1}: {_describe(err)}") from e
+    return data
+
+
+def environment_values(environ: dict[str, str] | None = None) -> dict[str, Any]:
+    """Settings given as DESIGN_AGENT_<KEY> and DESIGN_AGENT_<NAME>_BIN variables."""
+    environ = dict(os.environ if environ is None else environ)
+    values: dict[str, Any] = {}
+    for key in SETTING_KEYS:
+        if key != "bins" and environ.get(ENV_PREFIX + key.upper()):
+            values[key] = environ[ENV_PREFIX + key.upper()]
+    bins = {
+        name[len(ENV_PREFIX) : -len("_BIN")].lower(): value
+        for name, value in environ.items()
+        if name.startswith(ENV_PREFIX) and name.endswith("_BIN") and value
+    }
+    if bins:
+        values["bins"] = bins
+    return values
+
+
+def load_settings(
+    home: HomeLayout,
+    flags: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> EffectiveSettings:
+    """Merge defaults < settings.yaml < environment < flags, remembering each source."""
+    layers: list[tuple[Source, dict[str, Any]]] = [
+        ("file", read_settings_file(home)),
+        ("env", environment_values(environ)),
+        ("flag", {k: v for k, v in (flags or {}).items() if v is not None}),
+    ]
+    merged: dict[str, Any] = {}
+    sources: dict[str, Source] = {key: "default" for key in SETTING_KEYS}
+    for source, values in layers:
+        for key, value in values.items():
+            if key == "bins":
+                merged["bins"] = {**merged.get("bins", {}), **value}
+            else:
+                merged[key] = value
+            sources[key] = source
+    try:
+        settings = Settings.model_validate(merged)
+    except ValidationError as e:
+        err = e.errors()[0]
+        key = str(err["loc"][0])
+        origin = {"env": f"environment variable {ENV_PREFIX}{key.upper()}", "flag": "option"}
+        where = origin.get(sources.get(key, "default"), str(home.settings_file))
+        raise ConfigError(f"{where}: {_describe(err)}") from e
+    return EffectiveSettings(values=settings, sources=sources)
+
+
+def set_setting(home: HomeLayout, key: str, value: str) -> Any:
+    """Validate `key = value` and write it to settings.yaml; return the stored value."""
+    data = read_settings_file(home)
+    top, _, sub = key.partition(".")
+    if top not in SETTING_KEYS:
+        raise UsageError(f"unknown setting '{key}'; valid keys: {', '.join(SETTING_KEYS)}")
+    if top == "bins":
+        if not sub:
+            raise UsageError("set a provider binary as bins.NAME, e.g. bins.claude /usr/bin/claude")
+        data["bins"] = {**data.get("bins", {}), sub: value}
+    elif sub:
+        raise UsageError(f"setting '{top}' has no sub-keys")
+    else:
+        data[top] = None if value.lower() in {"", "none", "null"} and top == "model" else value
+    try:
+        Settings.model_validate(data)
+    except ValidationError as e:
+        raise UsageError(f"invalid value for {key}: {_describe(e.errors()[0])}") from e
+    write_private_text(home.settings_file, yaml.safe_dump(data, sort_keys=True, allow_unicode=True))
+    return data["bins"][sub] if top == "bins" else data[top]
+
+
+def _describe(err: Any) -> str:
+    loc = ".".join(str(p) for p in err["loc"])
+    return f"{loc}: {err['msg']}" if loc else str(err["msg"])

@@ -1,0 +1,109 @@
+"""Read YAML files while remembering the line of every value.
+
+Errors in user-edited files must say `path:line: message`. PyYAML's composed
+node tree carries marks, so we build plain Python values from it and keep a
+map from each value's location (a tuple of keys and list indexes, the same
+shape as a pydantic error `loc`) to its 1-based line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass
+class Problem:
+    """One thing wrong with a file, reported as `path:line: message`."""
+
+    path: Path
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class LocatedYaml:
+    """A parsed YAML document and the line of each value in it."""
+
+    path: Path
+    data: Any
+    lines: dict[Loc, int] = field(default_factory=dict)
+
+    def line_of(self, loc: Loc) -> int | None:
+        """The line of `loc`, or of its nearest enclosing value that has one."""
+        for end in range(len(loc), -1, -1):
+            line = self.lines.get(tuple(loc[:end]))
+            if line is not None:
+                return line
+        return None
+
+    def problem(self, loc: Loc, message: str) -> Problem:
+        return Problem(self.path, self.line_of(loc), message)
+
+
+class YamlFileError(Exception):
+    """A YAML file could not be read or parsed; carries its Problem."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def load_located(path: Path) -> LocatedYaml:
+    """Parse `path` into values plus line numbers; raise YamlFileError with path:line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise YamlFileError(Problem(path, None, f"cannot read file: {e}")) from e
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        line = e.problem_mark.line + 1 if e.problem_mark else None
+        raise YamlFileError(Problem(path, line, f"invalid YAML: {e.problem}")) from e
+    except yaml.YAMLError as e:
+        raise YamlFileError(Problem(path, None, f"invalid YAML: {e}")) from e
+    located = LocatedYaml(path=path, data=None)
+    if node is not None:
+        located.data = _build(node, (), located.lines, path)
+    return located
+
+
+def _build(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: Path) -> Any:
+    lines[loc] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = _scalar(key_node, path)
+            if key in result:
+                raise YamlFileError(
+                    Problem(path, key_node.start_mark.line + 1, f"duplicate key '{key}'")
+                )
+            result[key] = _build(value_node, (*loc, key), lines, path)
+            lines[(*loc, key)] = key_node.start_mark.line + 1
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(item, (*loc, i), lines, path) for i, item in enumerate(node.value)]
+    return _scalar(node, path)
+
+
+def _scalar(node: yaml.Node, path: Path) -> Any:
+    if not isinstance(node, yaml.ScalarNode):
+        raise YamlFileError(
+            Problem(path, node.start_mark.line + 1, "a mapping key must be a plain value")
+        )
+    value = _CONSTRUCTOR.construct_object(node, deep=True)
+    _CONSTRUCTOR.constructed_objects.clear()
+    return value
+
+
+# One constructor resolves every scalar's tag (int, bool, null...) as safe_load would.
+_CONSTRUCTOR = yaml.SafeLoader("")
