@@ -73,8 +73,12 @@ def agents_list(ctx: click.Context, as_json: bool) -> None:
     catalogue = app_of(ctx).catalogue
     items = sorted(catalogue.agents.values(), key=lambda a: a.id)
     if as_json:
-        print_json([{**a.model_dump(by_alias=True), "task_count": len(catalogue.tasks_of(a.id))}
-                    for a in items])
+        print_json(
+            [
+                {**a.model_dump(by_alias=True), "task_count": len(catalogue.tasks_of(a.id))}
+                for a in items
+            ]
+        )
         return
     rows = [[a.id, a.role.en, a.role.es, str(len(catalogue.tasks_of(a.id)))] for a in items]
     print_table(None, ["id", "role", "rol", "tasks"], rows)

@@ -21,6 +21,7 @@ project_option = click.option(
     help="Project to use instead of the active one (name or slug, case-insensitive).",
 )
 
+
 def app_of(ctx: click.Context) -> AppContext:
     """The AppContext of this invocation (set by the root group)."""
     from design_agent.cli.context import AppContext
