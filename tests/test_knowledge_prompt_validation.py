@@ -1,0 +1,104 @@
+"""A turn's grounding: guide sections, the budgeted prompt and the checklist on the answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from design_agent.knowledge import Knowledge, split_sections
+from design_agent.paths import HomeLayout
+from design_agent.prompt import PastTurn, ProjectContext, assemble
+from design_agent.registry import load_catalogue
+from design_agent.textutil import estimate_tokens
+from design_agent.validation import citations_in, validate_answer
+
+
+@pytest.fixture
+def catalogue(home):
+    return load_catalogue(HomeLayout(home)).require_valid()
+
+
+def test_guides_split_into_citable_sections(catalogue):
+    sections = Knowledge(catalogue).sections("test_plan.md")
+    citations = [s.citation for s in sections]
+    assert "[test_plan.md > Recruiting]" in citations
+    assert "[test_plan.md > Procedure]" in citations
+    assert citations[0] == "[test_plan.md > Overview]"
+
+
+def test_split_sections_keeps_text_before_first_heading():
+    sections = split_sections("x.md", "# T\n\nIntro.\n\n## A\nalpha\n## B\nbeta\n")
+    assert [(s.heading, s.text) for s in sections] == [
+        ("Overview", "# T\n\nIntro."),
+        ("A", "alpha"),
+        ("B", "beta"),
+    ]
+
+
+def test_a_tight_budget_keeps_the_sections_the_message_is_about(catalogue):
+    knowledge = Knowledge(catalogue)
+    task = catalogue.task("usability_test_plan")
+    everything = knowledge.task_sections(task)
+    chosen = knowledge.select(task, "how do we recruit participants and pay incentives?", 900)
+    assert sum(s.tokens for s in chosen) <= 900 < sum(s.tokens for s in everything)
+    headings = {s.heading for s in chosen}
+    assert "Recruiting" in headings or "Incentives" in headings
+    assert [s for s in everything if s in chosen] == chosen  # document order kept
+
+
+def build(catalogue, context_limit, recent=()):
+    task = catalogue.task("journey_mapping")
+    return assemble(
+        message="Map the journey of first-time buyers in our checkout",
+        task=task,
+        agent=catalogue.agent(task.agent),
+        knowledge=Knowledge(catalogue),
+        language="en",
+        verbosity="normal",
+        context_limit=context_limit,
+        project=ProjectContext("Mobile Checkout", {"users": "first-time buyers"}),
+        recent=recent,
+    )
+
+
+def test_prompt_stays_within_the_provider_budget(catalogue):
+    turns = [PastTurn("user" if i % 2 else "agent", "word " * 200) for i in range(40)]
+    big = build(catalogue, 200_000, turns)
+    small = build(catalogue, 4_000, turns)
+    assert small.total_tokens <= 3_000 < big.total_tokens
+    assert "Request:\nMap the journey" in small.prompt  # the message always survives
+    assert "Project: Mobile Checkout" in small.prompt
+    assert small.dropped and not big.dropped
+
+
+def test_prompt_instructs_citations_and_tags(catalogue):
+    assembled = build(catalogue, 100_000)
+    assert "[guide.md > Section]" in assembled.system
+    assert '<decision rationale="why">' in assembled.system
+    assert "[journey_mapping.md > Procedure]" in assembled.system
+    assert estimate_tokens(assembled.system + assembled.prompt) == pytest.approx(
+        assembled.total_tokens, rel=0.05
+    )
+
+
+GOOD = """For Mobile Checkout and its first-time buyers, here is the journey map.
+Stages and touchpoints, emotions and pain points, opportunities follow
+[journey_mapping.md > Procedure] [journey_mapping.md > Stages and lanes].
+Confidence: medium. Limitations: no interviews yet; assumptions are marked.
+The journey map covers discovery to delivery. [journey_mapping.md > Secret tips]"""
+
+
+def test_checklist_is_computed_on_the_answer(catalogue):
+    task = catalogue.task("journey_mapping")
+    loaded = Knowledge(catalogue).known_citations(task)
+    result = validate_answer(GOOD, task, "en", loaded, {"mobile", "checkout", "buyers"})
+    by_id = {item.id: item.passed for item in result.items}
+    assert by_id["context"] and by_id["method"] and by_id["confidence"]
+    assert by_id["limitations"] and by_id["sources"] and by_id["terminology"]
+    assert result.invalid_citations == ["[journey_mapping.md > Secret tips]"]
+    bare = validate_answer("Sure.", task, "en", loaded, {"mobile", "checkout"})
+    assert bare.passed == 0 and "missing" in bare.summary()
+
+
+def test_citations_are_parsed_and_deduplicated():
+    text = "[a.md > One] and [a.md >One ] and [b.csv > Data] but not [c.md]"
+    assert citations_in(text) == [("a.md", "One"), ("b.csv", "Data")]
