@@ -130,9 +130,10 @@ def _method_item(answer: str, task: Task, language: str) -> CheckItem:
 def _terminology_item(answer: str, task: Task, language: str) -> CheckItem:
     """The method is named the same way throughout: one preferred term dominates."""
     folded = fold(answer)
-    counts = {
-        k: folded.count(fold(k)) for k in {task.name.get(language), *_keywords(task, language)}
-    }
+    # The name and the leading keywords are the method's names; later keywords are
+    # ordinary method vocabulary that a good answer uses freely.
+    names = {task.name.get(language), *_keywords(task, language)[:5]}
+    counts = {k: folded.count(fold(k)) for k in names}
     used = {k: n for k, n in counts.items() if n}
     top = max(used.values(), default=0)
     consistent = bool(used) and top >= sum(used.values()) / 2
