@@ -125,3 +125,29 @@ class ActionDone(PipelineEvent):
     data: dict[str, Any] = Field(default_factory=dict)
     needs_confirmation: bool = False
     asks: str | None = None
+
+
+class TurnFinished(PipelineEvent):
+    """The last event of every turn: everything `ask --json` prints."""
+
+    kind: Literal["finished"] = "finished"
+    project: str
+    language: str
+    status: str
+    action: str | None = None
+    task: str | None = None
+    task_name: str | None = None
+    agent: str | None = None
+    agent_role: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    tier: str | None = None
+    text: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)
+    options: list[TaskOption] = Field(default_factory=list)
+    citations: list[str] = Field(default_factory=list)
+    validation: Validation | None = None
+    decisions: list[dict[str, str]] = Field(default_factory=list)
+    usage: dict[str, Any] | None = None
+    first_token_seconds: float | None = None
+    timings: dict[str, float] = Field(default_factory=dict)

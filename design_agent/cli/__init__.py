@@ -19,8 +19,18 @@ from design_agent.cli.context import AppContext
 # name -> (module:attribute, one-line help shown by `design-agent --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
     "agents": ("design_agent.cli.catalogue:agents", "List and show the specialist personas."),
+    "ask": ("design_agent.cli.ask:ask", "Ask one design question and stream the answer."),
     "check": ("design_agent.cli.catalogue:check", "Validate agents, tasks, guides and adapters."),
     "config": ("design_agent.cli.config:config", "Show and change settings."),
+    "decisions": ("design_agent.cli.memory:decisions", "Record, list and search decisions."),
+    "files": ("design_agent.cli.memory:files", "Add briefs and documents to a project."),
+    "history": ("design_agent.cli.memory:history", "Show the project's latest turns."),
+    "projects": ("design_agent.cli.projects:projects", "Create, switch and manage projects."),
+    "search": ("design_agent.cli.memory:search", "Search conversations, files, decisions."),
+    "providers": (
+        "design_agent.cli.providers:providers",
+        "List, check, choose and try the AI CLI providers.",
+    ),
     "tasks": ("design_agent.cli.catalogue:tasks", "List and show the design tasks (methods)."),
 }
 

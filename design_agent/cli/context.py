@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 from design_agent.paths import HomeLayout, resolve_home
 
 if TYPE_CHECKING:
+    from design_agent.memory import Memory
     from design_agent.registry import Catalogue
+    from design_agent.session import Services
     from design_agent.settings import EffectiveSettings
 
 
@@ -40,3 +42,16 @@ class AppContext:
     def catalogue(self) -> Catalogue:
         """The catalogue, or ConfigError if any file has a problem."""
         return self.raw_catalogue.require_valid()
+
+    @cached_property
+    def memory(self) -> Memory:
+        """The memory database in the home, opened (created, migrated) on first use."""
+        from design_agent.memory import Memory
+
+        return Memory.open(self.home.database_file)
+
+    def services(self) -> Services:
+        """Everything a turn needs (catalogue, memory, settings, providers)."""
+        from design_agent.session import Services
+
+        return Services(self.home, self.catalogue, self.memory, self.setting_flags)

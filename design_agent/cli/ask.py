@@ -1,0 +1,102 @@
+"""`design-agent ask`: one turn of the pipeline from the command line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from design_agent.cli.options import app_of, json_option, project_option
+from design_agent.cli.turn_view import TurnView
+from design_agent.errors import DesignAgentError, UsageError
+
+if TYPE_CHECKING:
+    from design_agent.session import Services
+
+
+@click.command()
+@click.argument("message", required=False)
+@project_option
+@click.option("--provider", metavar="NAME", help="Provider for this answer only (e.g. gemini).")
+@click.option(
+    "--tier",
+    type=click.Choice(["fast", "deep"]),
+    help="Model tier for this answer (default: routed by the request).",
+)
+@click.option(
+    "--file",
+    "files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Add this brief (text, markdown or PDF) to the project first; repeatable.",
+)
+@json_option
+@click.option("--events", is_flag=True, help="Print every pipeline event as a JSON line.")
+@click.pass_context
+def ask(
+    ctx: click.Context,
+    message: str | None,
+    project_name: str | None,
+    provider: str | None,
+    tier: str | None,
+    files: tuple[Path, ...],
+    as_json: bool,
+    events: bool,
+) -> None:
+    """Ask one design question; the answer streams, then a footer line.
+
+    MESSAGE may be '-' or left out to read it from standard input. Meta-requests
+    work too: "switch to Enterprise Dashboard", "why did we choose moderated
+    testing?", "use gemini from now on".
+
+    \b
+    Examples:
+      design-agent ask "Plan a usability test for the new checkout"
+      design-agent ask "¿por qué decidimos hacer pruebas moderadas?" --json
+      echo "journey map for first-time buyers" | design-agent ask --events
+    """
+    from design_agent.pipeline import Pipeline, TurnRequest
+
+    text = _read_message(message)
+    app = app_of(ctx)
+    services = app.services()
+    if provider and provider not in services.adapters:
+        known = ", ".join(services.adapters)
+        raise UsageError(f"unknown provider '{provider}'; choose one of: {known}")
+    if project_name:
+        services.memory.find_project(project_name)  # an unknown project is exit 6 before anything
+    for path in files:
+        _add_file(services, project_name, path)
+    pipeline = Pipeline(services)
+    view = TurnView(mode="events" if events else "json" if as_json else "text")
+    request = TurnRequest(text, project=project_name, provider=provider, tier=tier)
+    try:
+        for event in pipeline.run(request):
+            view.show(event)
+    except DesignAgentError:
+        view.close()
+        raise
+    view.close()
+
+
+def _read_message(message: str | None) -> str:
+    if message in (None, "-"):
+        if sys.stdin.isatty():
+            raise UsageError('give a message, e.g. design-agent ask "plan a usability test"')
+        message = sys.stdin.read()
+    message = (message or "").strip()
+    if not message:
+        raise UsageError("the message is empty")
+    return message
+
+
+def _add_file(services: Services, project_name: str | None, path: Path) -> None:
+    memory = services.memory
+    project = memory.find_project(project_name) if project_name else memory.active_project()
+    if project is None:
+        project = memory.switch_project(memory.create_project("General").id)
+    added = memory.add_file(project.id, path)
+    state = "already there" if added.duplicate else "added"
+    click.echo(f"{added.file.filename}: {state} to {project.name}", err=True)
