@@ -9,6 +9,7 @@ constraints, one at a time, and stores the answers as project metadata.
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,8 @@ class ActionExecutor:
         return value if isinstance(value, dict) else None
 
     def set_pending(self, value: dict[str, Any] | None) -> None:
-        self.memory.set_state(PENDING, value)
+        # The question was asked in this language; its answer is read in the same one.
+        self.memory.set_state(PENDING, {**value, "language": self.language} if value else None)
 
     def resume(self, message: str, pending: dict[str, Any]) -> ActionDone | None:
         """Answer a pending question with `message`; None if the message is not an answer."""
@@ -272,12 +274,15 @@ class ActionExecutor:
     def _providers_use(self, data: Any, project: Project | None) -> ActionDone:
         spec = self.services.adapters[data.name]
         set_setting(self.services.home, "provider", spec.name)
+        self.services.setting_flags["provider"] = spec.name  # wins for the rest of this session
         resolution = self.services.resolve(spec.name)
         warning = ""
         if not resolution.lookup.found:
             warning = say(
                 "provider_missing", self.language, display=spec.display_name, hint=spec.install_hint
             )
+        if os.environ.get("DESIGN_AGENT_PROVIDER", spec.name) != spec.name:
+            warning += say("provider_env", self.language, value=os.environ["DESIGN_AGENT_PROVIDER"])
         return self.done(
             "providers.use",
             "provider_set",

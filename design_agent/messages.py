@@ -64,6 +64,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " Note: {display} is not installed yet ({hint}).",
         " Ojo: {display} aún no está instalado ({hint}).",
     ),
+    "provider_env": (
+        " DESIGN_AGENT_PROVIDER={value} is set in your environment: it will win again in "
+        "your next session.",
+        " DESIGN_AGENT_PROVIDER={value} está definida en tu entorno: volverá a mandar en tu "
+        "próxima sesión.",
+    ),
     "file_added": (
         "Added {filename} as a {file_type} ({chars} characters). I'll use it as project "
         "context.{preview}",

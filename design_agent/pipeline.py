@@ -214,8 +214,11 @@ class Pipeline:
         executor: ActionExecutor,
         timer: Timer,
     ) -> Iterator[PipelineEvent]:
-        keywords = keywords_of(request.message, language)
         pending = executor.pending()
+        if pending and pending.get("language") in ("en", "es"):
+            language = str(pending["language"])  # an answer is read in the question's language
+            executor = ActionExecutor(self.services, language)
+        keywords = keywords_of(request.message, language)
         if pending and pending.get("kind") != "choice":
             answered = executor.resume(request.message, pending)
             if answered is not None:

@@ -63,7 +63,7 @@ class MarkdownStream:
         if stable > self._printed:
             live.console.print(Text.from_ansi("\n".join(lines[self._printed : stable])))
             self._printed = stable
-        live.update(Text.from_ansi("\n".join(lines[self._printed :])))
+        live.update(Text.from_ansi("\n".join(lines[self._printed :])), refresh=True)
 
     def _ensure_live(self) -> Live:
         if self._live is None:

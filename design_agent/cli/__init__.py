@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "decisions": ("design_agent.cli.memory:decisions", "Record, list and search decisions."),
     "files": ("design_agent.cli.memory:files", "Add briefs and documents to a project."),
     "history": ("design_agent.cli.memory:history", "Show the project's latest turns."),
+    "match": ("design_agent.cli.match:match", "Show which design tasks a message asks for."),
     "projects": ("design_agent.cli.projects:projects", "Create, switch and manage projects."),
     "search": ("design_agent.cli.memory:search", "Search conversations, files, decisions."),
     "providers": (
@@ -101,17 +102,22 @@ def cli(ctx: click.Context, home: str | None, debug: bool) -> None:
 
     Tell it what you need in plain English or Spanish; it picks the design
     method and specialist, loads the method's guide and has the AI CLI you
-    already use (Claude Code, Gemini CLI, Codex) write the answer.
+    already use (Claude Code, Gemini CLI, Codex) write the answer. Run it
+    with no command to start a conversation.
 
     \b
     Examples:
+      design-agent
+      design-agent ask "plan a usability test for the new checkout"
       design-agent check
       design-agent tasks list --agent research_analyst
       design-agent config set provider claude
     """
     ctx.obj = AppContext(home_flag=home, debug=debug)
     if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+        from design_agent.shell import run_shell
+
+        run_shell(ctx.obj.services())
 
 
 def main() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,8 @@ def console() -> Console:
     """A rich console on stdout; plain text when stdout is not a terminal."""
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
+    # soft_wrap: the terminal wraps long lines, so a message is never split by us.
+    return Console(highlight=False, soft_wrap=True)
 
 
 def print_json(data: Any) -> None:

@@ -1,0 +1,177 @@
+"""A designer asks one question at a time with `design-agent ask`, through the real entry point.
+
+The offline provider and fake Claude/Gemini/Codex CLIs (real executables replaying
+recorded streams) answer; the database is a real SQLite file in the temp home.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fixtures.fakes import install_fake, recording
+
+AGENT = [sys.executable, "-m", "design_agent"]
+
+
+def ask(home: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None):
+    environ = {**os.environ, "DESIGN_AGENT_HOME": str(home), **(env or {})}
+    return subprocess.run(
+        [*AGENT, *args], input=stdin, capture_output=True, text=True, env=environ, timeout=120
+    )
+
+
+def ask_json(home: Path, *args: str, env: dict[str, str] | None = None) -> dict:
+    result = ask(home, "ask", "--json", *args, env=env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def history(home: Path) -> list[dict]:
+    result = ask(home, "history", "--json", "-n", "50")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    return data["turns"] if isinstance(data, dict) else data
+
+
+@pytest.fixture
+def offline(home: Path) -> dict[str, str]:
+    return {"DESIGN_AGENT_PROVIDER": "offline"}
+
+
+def fake(tmp_path: Path, name: str, record: str, **extra: str) -> dict[str, str]:
+    binary = install_fake(tmp_path / "bin", name)
+    return {
+        "DESIGN_AGENT_PROVIDER": name,
+        f"DESIGN_AGENT_{name.upper()}_BIN": str(binary),
+        "FAKE_RECORDING": recording(record),
+        **extra,
+    }
+
+
+def test_an_english_design_request_gets_the_right_method_and_is_remembered(home, offline):
+    answer = ask_json(home, "We need a usability test plan for the new checkout", env=offline)
+    assert answer["task"] == "usability_test_plan"
+    assert answer["agent"] == "research_analyst"
+    assert answer["language"] == "en"
+    assert "[test_plan.md > Recruiting]" in answer["citations"]
+    assert answer["validation"]["items"]
+    turns = history(home)
+    assert [t["role"] for t in turns[-2:]] == ["user", "agent"]
+    assert turns[-1]["task_id"] == "usability_test_plan"
+
+
+def test_a_spanish_request_is_answered_in_spanish_with_the_right_persona(home, offline):
+    answer = ask_json(home, "necesito un mapa de viaje del cliente para la app", env=offline)
+    assert answer["task"] == "journey_mapping"
+    assert answer["agent"] == "discovery_analyst"
+    assert answer["language"] == "es"
+    assert answer["agent_role"] == "Analista de descubrimiento"
+
+
+def test_default_output_streams_markdown_then_a_footer(home, offline):
+    result = ask(home, "ask", "I need personas for our grocery app", env=offline)
+    assert result.returncode == 0, result.stderr
+    footer = result.stdout.strip().splitlines()[-1]
+    assert footer.startswith("── ") and "offline" in footer and "checklist" in footer
+
+
+def test_a_vague_message_asks_for_a_choice_and_a_number_answers_it(home, offline):
+    first = ask_json(home, "hello, can you help me?", env=offline)
+    assert first["status"] == "needs_choice" and len(first["options"]) >= 3
+    chosen = first["options"][1]
+    second = ask_json(home, "2", env=offline)
+    assert second["task"] == chosen["task_id"]
+
+
+def test_message_from_stdin(home, offline):
+    result = ask(home, "ask", "--json", env=offline, stdin="card sorting for our help centre\n")
+    assert json.loads(result.stdout)["task"] == "card_sorting"
+
+
+def test_events_are_json_lines_with_step_timings(home, offline):
+    result = ask(home, "ask", "--events", "prioritise our backlog with RICE", env=offline)
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    steps = {e["step"] for e in events if "step" in e}
+    assert {0, 1, 2, 3, 4, 5, 6, 7, 8} <= steps
+    assert events[-1]["kind"] == "finished"
+    assert any(e["kind"] == "text" for e in events)
+
+
+def test_a_recorded_decision_is_stored_and_recalled(home, tmp_path):
+    env = fake(tmp_path, "claude", "run_claude_partial")
+    answer = ask_json(home, "Plan a design critique of the card layout", env=env)
+    assert answer["provider"] == "claude"
+    assert answer["decisions"] == [{"decision": "use cards", "rationale": ""}]
+    assert "<decision>" not in answer["text"] or "use cards" in answer["text"]
+    recall = ask_json(home, "why did we decide to use cards?", env=env)
+    assert recall["action"] == "memory.recall"
+    assert "use cards" in recall["text"] and "turn #" in recall["text"]
+
+
+@pytest.mark.parametrize(
+    ("name", "record"),
+    [
+        ("claude", "run_claude_stream_stdin"),
+        ("gemini", "run_gemini_stream"),
+        ("codex", "run_codex_stdin"),
+    ],
+)
+def test_each_cli_streams_through_the_same_pipeline(home, tmp_path, name, record):
+    answer = ask_json(
+        home, "Write user stories for saved payment cards", env=fake(tmp_path, name, record)
+    )
+    assert answer["provider"] == name and answer["status"] == "complete"
+    assert "Hello from fake server" in answer["text"]
+    assert answer["task"] == "user_stories"
+
+
+def test_a_failing_provider_keeps_the_message_and_exits_5(home, tmp_path):
+    env = fake(tmp_path, "claude", "run_claude_stream_stdin", FAKE_MODE="crash")
+    result = ask(home, "ask", "Plan a kickoff meeting for the redesign", env=env)
+    assert result.returncode == 5
+    assert result.stderr.startswith("Error: ")
+    turns = history(home)
+    assert turns[-2]["role"] == "user" and "kickoff" in turns[-2]["message"]
+    assert turns[-1]["status"] == "failed"
+
+
+def test_not_logged_in_is_exit_4_with_the_login_hint(home, tmp_path):
+    env = fake(tmp_path, "claude", "noauth_claude_stream")
+    result = ask(home, "ask", "Plan a kickoff meeting for the redesign", env=env)
+    assert result.returncode == 4
+    assert "login" in result.stderr.lower()
+
+
+def test_ctrl_c_cancels_the_stream_and_keeps_the_partial_answer(home, tmp_path):
+    env = fake(tmp_path, "claude", "run_claude_partial", FAKE_MODE="hang_during", FAKE_AFTER="6")
+    environ = {**os.environ, "DESIGN_AGENT_HOME": str(home), **env}
+    process = subprocess.Popen(
+        [*AGENT, "ask", "--events", "Plan a kickoff meeting for the redesign"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environ,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        if json.loads(line)["kind"] == "text":
+            break
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=10)
+    assert process.returncode == 130
+    assert time.monotonic() - started < 2.5
+    last = history(home)[-1]
+    assert last["status"] == "cancelled" and last["message"]
+
+
+def test_unknown_project_is_not_found(home, offline):
+    result = ask(home, "ask", "--project", "Nope", "journey map", env=offline)
+    assert result.returncode == 6
