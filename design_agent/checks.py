@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from design_agent.registry import Catalogue
-from design_agent.yamlfile import Problem, YamlFileError, load_located
+from design_agent.yamlfile import Problem
 
 
 def adapter_problems(catalogue: Catalogue) -> list[Problem]:
-    """Every adapter file must parse as a YAML mapping."""
-    problems: list[Problem] = []
-    for path in catalogue.adapter_files.values():
-        try:
-            located = load_located(path)
-        except YamlFileError as e:
-            problems.append(e.problem)
-            continue
-        if not isinstance(located.data, dict):
-            problems.append(located.problem((), "an adapter file must be a mapping of fields"))
-    return problems
+    """Every adapter file, bundled and overlay, validated by the strict AdapterSpec.
+
+    Each problem is reported as `path:line: adapter 'NAME': field: message`.
+    """
+    from design_agent.providers.spec import adapter_problems as spec_problems
+
+    return spec_problems(catalogue.adapter_files)

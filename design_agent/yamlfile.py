@@ -65,7 +65,7 @@ def load_located(path: Path) -> LocatedYaml:
     except (OSError, UnicodeDecodeError) as e:
         raise YamlFileError(Problem(path, None, f"cannot read file: {e}")) from e
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_COMPOSER)
     except yaml.MarkedYAMLError as e:
         line = e.problem_mark.line + 1 if e.problem_mark else None
         raise YamlFileError(Problem(path, line, f"invalid YAML: {e.problem}")) from e
@@ -107,3 +107,5 @@ def _scalar(node: yaml.Node, path: Path) -> Any:
 
 # One constructor resolves every scalar's tag (int, bool, null...) as safe_load would.
 _CONSTRUCTOR = yaml.SafeLoader("")
+# libyaml's parser is about 15 times faster and keeps the marks we need for line numbers.
+_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

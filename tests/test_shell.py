@@ -154,8 +154,8 @@ def test_ctrl_c_mid_stream_cancels_and_keeps_the_partial_answer(env, home):
     child.expect("Hello")
     child.sendintr()
     child.expect("Cancelled", timeout=5)
-    out = say(child, "/history 2", r"agent \[cancelled\]: Hello from fake server")
-    assert "user: Plan a kickoff meeting" in out
+    say(child, "/history 2", "user: Plan a kickoff meeting")
+    child.expect(r"agent \[cancelled\]: Hello from fake server")
     leave(child)
 
 

@@ -1,0 +1,164 @@
+"""Orchestrator overhead of one turn, and extra time to first token of `ask`.
+
+1. Overhead per turn: everything the pipeline does except the provider's own
+   time, with the offline provider, on the 1M-turn database of
+   benchmarks/memory.py (copied, so the cached one stays pristine). The
+   offline provider's own time is measured from its events and subtracted.
+2. Extra time to first token of `design-agent ask` over running the same fake
+   Claude CLI directly with a bare subprocess.
+
+    python benchmarks/turn.py [--turns 1000000] [--runs 100] [--ttft-runs 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
+
+from fixtures.fakes import install_fake, recording  # noqa: E402
+from memory import get_database  # noqa: E402
+
+from design_agent.memory import Memory  # noqa: E402
+from design_agent.paths import HomeLayout  # noqa: E402
+from design_agent.pipeline import Pipeline, TurnRequest  # noqa: E402
+from design_agent.registry import load_catalogue  # noqa: E402
+from design_agent.session import Services  # noqa: E402
+
+MESSAGES = [
+    "Plan a usability test for the new checkout",
+    "We need a journey map of first-time buyers",
+    "prioritise the backlog for next quarter with RICE",
+    "necesito personas para la app de supermercado",
+    "write acceptance criteria for saved payment cards",
+]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def home_with_database(turns: int) -> HomeLayout:
+    home = HomeLayout(Path(tempfile.mkdtemp(prefix="da-turn-")))
+    source = get_database(turns)
+    shutil.copy(source, home.database_file)
+    (home.root / "settings.yaml").write_text("provider: offline\n", encoding="utf-8")
+    return home
+
+
+def overhead(home: HomeLayout, runs: int) -> list[float]:
+    memory = Memory.open(home.database_file)
+    project = memory.list_projects()[0]
+    memory.switch_project(project.id)
+    services = Services(home, load_catalogue(home).require_valid(), memory)
+    pipeline = Pipeline(services)
+    for message in MESSAGES:  # warm caches: matcher, guides, adapters
+        list(pipeline.run(TurnRequest(message)))
+    samples = []
+    for i in range(runs):
+        started = time.perf_counter()
+        provider_time = 0.0
+        mark = None
+        for event in pipeline.run(TurnRequest(MESSAGES[i % len(MESSAGES)])):
+            kind = getattr(event, "kind", "")
+            if kind == "tier":
+                mark = time.perf_counter()
+            elif kind == "validation" and mark is not None:
+                provider_time = time.perf_counter() - mark
+        samples.append((time.perf_counter() - started - provider_time) * 1000)
+    return samples
+
+
+def first_line_after(argv: list[str], env: dict[str, str], stdin: str, marker: str) -> float:
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
+    )
+    assert process.stdin and process.stdout
+    process.stdin.write(stdin)
+    process.stdin.close()
+    elapsed = float("nan")
+    for line in process.stdout:
+        if marker in line:
+            elapsed = time.perf_counter() - started
+            break
+    process.stdout.read()
+    process.wait()
+    return elapsed * 1000
+
+
+def ttft(runs: int) -> tuple[list[float], list[float]]:
+    work = Path(tempfile.mkdtemp(prefix="da-ttft-"))
+    fake = install_fake(work / "bin", "claude")
+    env = {
+        **os.environ,
+        "FAKE_RECORDING": recording("run_claude_partial"),
+        "DESIGN_AGENT_HOME": str(work / "home"),
+        "DESIGN_AGENT_PROVIDER": "claude",
+        "DESIGN_AGENT_CLAUDE_BIN": str(fake),
+    }
+    agent = shutil.which("design-agent") or str(Path(sys.executable).parent / "design-agent")
+    direct, through = [], []
+    for _ in range(runs):
+        direct.append(first_line_after([str(fake)], env, "hi", "text_delta"))
+        through.append(
+            first_line_after(
+                [agent, "ask", "--events", "Plan a usability test for checkout"],
+                env,
+                "",
+                '"kind":"text"',
+            )
+        )
+    return direct, through
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=100)
+    parser.add_argument("--ttft-runs", type=int, default=20)
+    args = parser.parse_args()
+    home = home_with_database(args.turns)
+    try:
+        samples = overhead(home, args.runs)
+    finally:
+        shutil.rmtree(home.root, ignore_errors=True)
+    print(
+        f"orchestrator overhead per turn ({args.turns:,} turns, offline, {args.runs} runs): "
+        f"p50 {statistics.median(samples):.1f} ms, p95 {pct(samples, 0.95):.1f} ms "
+        "(target p50 < 20 ms)"
+    )
+    direct, through = ttft(args.ttft_runs)
+    extra = [t - d for d, t in zip(direct, through, strict=True)]
+    print(
+        f"time to first token, fake claude direct: p50 {statistics.median(direct):.1f} ms; "
+        f"through ask: p50 {statistics.median(through):.1f} ms"
+    )
+    print(
+        f"extra time to first token of ask: p50 {statistics.median(extra):.1f} ms, "
+        f"p95 {pct(extra, 0.95):.1f} ms (target < 50 ms)"
+    )
+    print(
+        "ask includes the interpreter start, imports and catalogue load of a fresh process;"
+        " " + json.dumps({"runs": args.ttft_runs})
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""What `providers list` and `providers doctor` report: install state, version, a login probe.
+
+The probe is a real, minimal request through the runner ("reply OK"), so
+"ready" means the CLI answered, not merely that a binary exists. Versions are
+read concurrently because `gemini --version` alone takes about 3 s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from design_agent.errors import (
+    DesignAgentError,
+    ProviderError,
+    ProviderNotAuthenticatedError,
+    ProviderNotInstalledError,
+    ProviderRateLimitedError,
+    ProviderTimeoutError,
+)
+from design_agent.providers.process import run_quick
+from design_agent.providers.request import ProviderRequest
+from design_agent.providers.resolve import BinaryLookup, find_binary, resolve_provider
+from design_agent.providers.runner import start
+from design_agent.providers.spec import AdapterSpec, Timeouts
+from design_agent.settings import Settings
+
+Verdict = Literal["ready", "not installed", "not logged in", "broken"]
+VERSION_TIMEOUT = 15.0
+PROBE = ProviderRequest(
+    system_prompt="You are a health check. Reply with exactly: OK",
+    prompt="Reply with exactly: OK",
+    tier="fast",
+    tier_reason="health check",
+)
+
+
+@dataclass(frozen=True)
+class ProviderInfo:
+    """One row of `providers list`."""
+
+    name: str
+    display_name: str
+    installed: bool
+    binary: str | None
+    version: str | None
+    active: bool
+    install_hint: str
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def version_of(spec: AdapterSpec, lookup: BinaryLookup) -> tuple[str | None, str | None]:
+    """(version, problem): the first line `--version` prints, or why it failed."""
+    if spec.is_offline:
+        return "built in", None
+    if lookup.path is None:
+        return None, None
+    command = " ".join([spec.binary or spec.name, *spec.version_args])
+    try:
+        result = run_quick([lookup.path, *spec.version_args], VERSION_TIMEOUT)
+    except OSError as e:
+        return None, f"'{command}' could not run: {e}"
+    if result.timed_out:
+        return None, f"'{command}' did not answer within {VERSION_TIMEOUT:g} s"
+    lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
+    if result.returncode != 0 or not lines:
+        said = [line.strip() for line in result.stderr.splitlines() if line.strip()][-1:]
+        return None, f"'{command}' exited with code {result.returncode}: {' '.join(said)}"
+    return lines[0][:80], None
+
+
+def list_providers(
+    adapters: Mapping[str, AdapterSpec],
+    settings: Settings,
+    environ: Mapping[str, str] | None = None,
+) -> list[ProviderInfo]:
+    """Every adapter: installed or not, its version, and which one is active."""
+    try:
+        active: str | None = resolve_provider(adapters, settings, environ).name
+    except DesignAgentError:  # an unknown provider in settings: nothing is active
+        active = None
+    specs = [adapters[name] for name in sorted(adapters)]
+    lookups = [find_binary(spec, settings, environ) for spec in specs]
+    with ThreadPoolExecutor(max_workers=max(1, len(specs))) as pool:
+        versions = list(pool.map(version_of, specs, lookups))
+    return [
+        ProviderInfo(
+            name=spec.name,
+            display_name=spec.display_name,
+            installed=lookup.found,
+            binary=lookup.path,
+            version=version,
+            active=spec.name == active,
+            install_hint=spec.install_hint,
+        )
+        for spec, lookup, (version, _) in zip(specs, lookups, versions, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The verdict on one provider, with what to do about it."""
+
+    name: str
+    display_name: str
+    verdict: Verdict
+    detail: str
+    fix: str | None = None
+    version: str | None = None
+    binary: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def diagnose(
+    spec: AdapterSpec,
+    settings: Settings,
+    timeout: float = 60.0,
+    environ: Mapping[str, str] | None = None,
+) -> Diagnosis:
+    """Installed? `--version` works? A minimal request answers? Each failure with its fix."""
+    base = {"name": spec.name, "display_name": spec.display_name}
+    if spec.is_offline:
+        detail = "built in: answers from the method guides, without an AI model"
+        return Diagnosis(**base, verdict="ready", detail=detail, version="built in")
+    lookup = find_binary(spec, settings, environ)
+    if lookup.path is None:
+        return _not_installed(spec, lookup)
+    version, problem = version_of(spec, lookup)
+    if problem is not None:
+        reinstall = f"reinstall or update it: {spec.install_hint}"
+        return Diagnosis(**base, verdict="broken", detail=problem, fix=reinstall,
+                         binary=lookup.path)  # fmt: skip
+    verdict, detail, fix = _probe(spec, settings, timeout, environ)
+    return Diagnosis(**base, verdict=verdict, detail=detail, fix=fix, version=version,
+                     binary=lookup.path)  # fmt: skip
+
+
+def _not_installed(spec: AdapterSpec, lookup: BinaryLookup) -> Diagnosis:
+    fix = spec.install_hint
+    if lookup.configured:  # a bins setting or DESIGN_AGENT_<NAME>_BIN points nowhere
+        fix = f"point it at the real binary: design-agent config set bins.{spec.name} PATH"
+    return Diagnosis(
+        name=spec.name,
+        display_name=spec.display_name,
+        verdict="not installed",
+        detail=f"'{lookup.configured or spec.binary}' not found",
+        fix=fix,
+    )
+
+
+def _probe(
+    spec: AdapterSpec, settings: Settings, timeout: float, environ: Mapping[str, str] | None
+) -> tuple[Verdict, str, str | None]:
+    limits = spec.timeouts
+    capped = Timeouts(
+        first_output=min(limits.first_output, timeout),
+        idle=min(limits.idle, timeout),
+        total=min(limits.total, timeout),
+    )
+    run = start(spec.model_copy(update={"timeouts": capped}), PROBE, settings, environ)
+    try:
+        for _ in run:
+            pass
+    except ProviderError as e:
+        return _verdict_for(spec, e)
+    done = run.result
+    seconds = f"{done.seconds:.2f} s" if done else "?"
+    model = run.model or "its default model"
+    return "ready", f"answered a test request in {seconds} ({model})", None
+
+
+def _verdict_for(spec: AdapterSpec, error: ProviderError) -> tuple[Verdict, str, str | None]:
+    if isinstance(error, ProviderNotInstalledError):
+        return "not installed", error.message, spec.install_hint
+    if isinstance(error, ProviderNotAuthenticatedError):
+        return "not logged in", error.message, spec.login_hint or "log in to it"
+    if isinstance(error, ProviderRateLimitedError):
+        return "broken", error.message, "wait a few minutes, then run doctor again"
+    if isinstance(error, ProviderTimeoutError):
+        fix = f"check your network and that '{spec.binary}' answers when run on its own"
+        return "broken", error.message, fix
+    return "broken", error.message, f"update or reinstall it: {spec.install_hint}"

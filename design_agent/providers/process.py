@@ -1,0 +1,119 @@
+"""The one place design-agent spawns AI CLI processes and signals them.
+
+Each CLI starts in its own session, so its process group holds the CLI and
+every helper it starts (gemini runs a second node process that keeps
+streaming if only the parent is signalled); we always signal the group.
+Plain pipes, not a pseudo-terminal: measured, a pty costs ten times more per
+line and pexpect adds 100 ms at every close.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class Spawned:
+    """A started CLI: its Popen, process group and (on Linux) a pidfd that wakes on exit."""
+
+    proc: subprocess.Popen[bytes]
+    pgid: int
+    pidfd: int | None
+
+
+def spawn(argv: list[str], env: dict[str, str], cwd: Path) -> Spawned:
+    """Start `argv` in a new session with three pipes; stdin is made non-blocking.
+
+    Raises FileNotFoundError / PermissionError / OSError as Popen does.
+    """
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=cwd,
+        start_new_session=True,
+        bufsize=0,
+    )
+    assert proc.stdin is not None
+    os.set_blocking(proc.stdin.fileno(), False)
+    return Spawned(proc=proc, pgid=proc.pid, pidfd=_pidfd(proc.pid))
+
+
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux >= 5.3: the runner polls instead
+        return None
+
+
+def signal_group(pgid: int, sig: int) -> bool:
+    """Send `sig` to the whole group; False when nothing is left to signal."""
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def leader_exited(pid: int) -> bool:
+    """Whether the CLI itself has exited, without reaping it.
+
+    Not reaping keeps its pid (which is also the group id) reserved, so a
+    later group signal can never reach an unrelated process that reused it.
+    """
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes in group `pgid`, read from /proc (Linux)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # Fields after the ")" that closes the command name: state ppid pgrp ...
+        state, _ppid, pgrp = stat.rpartition(")")[2].split()[:3]
+        if int(pgrp) == pgid and state not in {"Z", "X"}:
+            members.append(int(entry.name))
+    return members
+
+
+@dataclass(frozen=True)
+class QuickResult:
+    returncode: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool
+
+
+def run_quick(argv: list[str], timeout: float, env: dict[str, str] | None = None) -> QuickResult:
+    """Run a short command (`--version`) in its own group; kill the group on timeout."""
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        signal_group(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        timed_out = True
+    text = (out or b"").decode("utf-8", "replace"), (err or b"").decode("utf-8", "replace")
+    return QuickResult(None if timed_out else proc.returncode, text[0], text[1], timed_out)

@@ -1,0 +1,292 @@
+"""Run one request through one provider: `run = start(spec, request, settings)`.
+
+The run spawns nothing until it is iterated. Iterating yields, as they
+happen: `TierChosen`, then `TextDelta` / `Usage` events, and always a final
+`Done` with the whole text. How a run ends:
+
+- success: `Done(status="ok")`.
+- cancel(): `Done(status="cancelled")` with the partial text; nothing is
+  raised (the caller asked for it).
+- failure: `ProviderFailure`, then `Done(status="failed")` with the partial
+  text, then the typed error from design_agent.errors is raised
+  (ProviderNotInstalledError ... ProviderOutputError; exit codes 4 and 5).
+
+`cancel()` may be called from a signal handler or another thread at any
+time. Stopping the iteration early (break, close) kills the process group at
+once. The offline provider (`offline.OfflineRun`) follows the same contract.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Protocol
+
+from design_agent.errors import (
+    ProviderCrashedError,
+    ProviderError,
+    ProviderNotAuthenticatedError,
+    ProviderNotInstalledError,
+    ProviderOutputError,
+    ProviderRateLimitedError,
+    ProviderTimeoutError,
+)
+from design_agent.fsutil import FILE_MODE
+from design_agent.providers.argv import (
+    SYSTEM_PROMPT_FILE_NAME,
+    Invocation,
+    build_invocation,
+    choose_model,
+)
+from design_agent.providers.classify import RunFacts, classify
+from design_agent.providers.events import (
+    Done,
+    FailureKind,
+    ParsedEvent,
+    ProviderFailure,
+    RunEvent,
+    Status,
+    TextDelta,
+    TierChosen,
+    Usage,
+)
+from design_agent.providers.parsers import make_parser
+from design_agent.providers.parsers.base import StreamParser
+from design_agent.providers.process import spawn
+from design_agent.providers.pump import StreamPump
+from design_agent.providers.request import ProviderRequest
+from design_agent.providers.resolve import BinaryLookup, find_binary, not_installed_error
+from design_agent.providers.spec import AdapterSpec
+from design_agent.settings import Settings
+
+FAILURE_KINDS: list[tuple[type[ProviderError], FailureKind]] = [
+    (ProviderNotInstalledError, "not_installed"),
+    (ProviderNotAuthenticatedError, "not_authenticated"),
+    (ProviderRateLimitedError, "rate_limited"),
+    (ProviderTimeoutError, "timed_out"),
+    (ProviderOutputError, "bad_output"),
+    (ProviderError, "crashed"),
+]
+
+
+class ProviderRun(Protocol):
+    """What `start` returns, for the CLI providers and the offline one alike."""
+
+    provider: str
+    model: str | None
+
+    def __iter__(self) -> Iterator[RunEvent]: ...
+
+    def cancel(self) -> None: ...
+
+    @property
+    def partial_text(self) -> str: ...
+
+    @property
+    def result(self) -> Done | None: ...
+
+
+def start(
+    spec: AdapterSpec,
+    request: ProviderRequest,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> ProviderRun:
+    """A run of `request` through `spec`'s provider (not started until iterated)."""
+    if spec.is_offline:
+        from design_agent.providers.offline import OfflineRun
+
+        return OfflineRun(spec, request)
+    return CliRun(spec, request, find_binary(spec, settings, environ))
+
+
+class BaseRun:
+    """What every run shares: text so far, usage, timing, the end events."""
+
+    def __init__(self, spec: AdapterSpec, request: ProviderRequest, model: str | None) -> None:
+        self.spec = spec
+        self.request = request
+        self.provider = spec.name
+        self.model = model
+        self._texts: list[str] = []
+        self._usage: Usage | None = None
+        self._result: Done | None = None
+        self._cancelled = False
+        self._iterated = False
+        self._started = time.monotonic()
+        self._first_token: float | None = None
+
+    @property
+    def partial_text(self) -> str:
+        """Everything the answer said so far (the whole text once done)."""
+        return "".join(self._texts)
+
+    @property
+    def result(self) -> Done | None:
+        """The final Done event, once the run has ended."""
+        return self._result
+
+    def __iter__(self) -> Iterator[RunEvent]:
+        if self._iterated:
+            raise RuntimeError("a provider run can be iterated only once")
+        self._iterated = True
+        self._started = time.monotonic()
+        return self._events()
+
+    def _events(self) -> Iterator[RunEvent]:
+        raise NotImplementedError
+
+    def _tier_event(self) -> TierChosen:
+        request = self.request
+        reason = request.tier_reason or f"{request.tier} tier requested"
+        return TierChosen(
+            provider=self.provider, tier=request.tier, model=self.model, reason=reason
+        )
+
+    def _text(self, delta: TextDelta) -> TextDelta:
+        if self._first_token is None:
+            self._first_token = time.monotonic() - self._started
+        self._texts.append(delta.text)
+        return delta
+
+    def _done(self, status: Status) -> Done:
+        self._result = Done(
+            provider=self.provider,
+            model=self.model,
+            status=status,
+            text=self.partial_text,
+            usage=self._usage,
+            seconds=round(time.monotonic() - self._started, 4),
+            first_token_seconds=None if self._first_token is None else round(self._first_token, 4),
+        )
+        return self._result
+
+    def _fail(self, error: ProviderError, returncode: int | None = None) -> Iterator[RunEvent]:
+        """Yield the failure and the final Done, then raise `error`."""
+        kind = next(k for cls, k in FAILURE_KINDS if isinstance(error, cls))
+        yield ProviderFailure(
+            provider=self.provider,
+            error=kind,
+            message=error.message,
+            exit_code=int(error.exit_code),
+            returncode=returncode,
+            stderr_tail=error.stderr_tail,
+        )
+        yield self._done("failed")
+        raise error
+
+
+class CliRun(BaseRun):
+    """A request answered by an AI CLI subprocess."""
+
+    def __init__(self, spec: AdapterSpec, request: ProviderRequest, lookup: BinaryLookup) -> None:
+        super().__init__(spec, request, choose_model(spec, request))
+        self._lookup = lookup
+        self._pump: StreamPump | None = None
+        self._parser: StreamParser = make_parser(spec.output)
+        self.pgid: int | None = None  # the CLI's process group, once spawned
+
+    def cancel(self) -> None:
+        """Stop the CLI (SIGINT, SIGTERM, SIGKILL to its group within 2 s); keep the text."""
+        self._cancelled = True
+        pump = self._pump
+        if pump is not None:
+            pump.request_stop("cancel")
+
+    def _events(self) -> Iterator[RunEvent]:
+        yield self._tier_event()
+        if self._lookup.path is None:
+            yield from self._fail(not_installed_error(self.spec, self._lookup))
+        if self._cancelled:
+            yield self._done("cancelled")
+            return
+        workdir = Path(tempfile.mkdtemp(prefix="design-agent-run-"))
+        spawn_error: ProviderError | None = None
+        try:
+            yield from self._stream(workdir)
+        except ProviderError as e:  # raised only while spawning
+            spawn_error = e
+        finally:
+            if self._pump is not None:
+                self._pump.close()
+            _remove_scratch(workdir)
+        if spawn_error is not None:
+            yield from self._fail(spawn_error)
+        yield from self._finish()
+
+    def _stream(self, workdir: Path) -> Iterator[RunEvent]:
+        assert self._lookup.path is not None
+        invocation = build_invocation(self.spec, self.request, self._lookup.path, workdir)
+        for path, text in invocation.files.items():
+            _write_scratch(path, text)
+        self._pump = pump = self._spawn(invocation, workdir, self._parser)
+        self.pgid = pump.pgid
+        if self._cancelled:  # cancel() arrived while we were spawning
+            pump.request_stop("cancel")
+        for event in pump.events():
+            yield from self._public(event)
+
+    def _spawn(self, invocation: Invocation, workdir: Path, parser: StreamParser) -> StreamPump:
+        env = {**os.environ, **invocation.env}
+        try:
+            spawned = spawn(invocation.argv, env, workdir)
+        except (FileNotFoundError, PermissionError) as e:
+            raise not_installed_error(self.spec, BinaryLookup(None, "missing")) from e
+        except OSError as e:
+            message = f"{self.spec.display_name} could not be started ({e}); is it installed right?"
+            raise ProviderCrashedError(message, provider=self.spec.name) from e
+        spec = self.spec
+        return StreamPump(spawned, parser, spec.timeouts, invocation.stdin, spec.stall_signatures)
+
+    def _public(self, event: ParsedEvent) -> Iterator[RunEvent]:
+        if isinstance(event, TextDelta):
+            yield self._text(event)
+        elif isinstance(event, Usage):
+            self._usage = event
+            yield event
+
+    def _finish(self) -> Iterator[RunEvent]:
+        assert self._pump is not None
+        outcome, parser = self._pump.outcome, self._parser
+        if outcome.stop_reason == "cancel":
+            yield self._done("cancelled")
+            return
+        plain = not parser.needs_result
+        facts = RunFacts(
+            outcome=outcome,
+            needs_result=parser.needs_result,
+            format_label=f"{self.spec.output} output",
+            valid_lines=parser.valid_lines,
+            noise=list(parser.noise_sample),
+            has_text=bool(self._texts),
+            text_tail=self.partial_text[-500:] if plain and outcome.returncode else "",
+        )
+        error = classify(self.spec, facts)
+        if error is not None:
+            yield from self._fail(error, outcome.returncode)
+        yield self._done("ok")
+
+
+def _write_scratch(path: Path, text: str) -> None:
+    """Write a file the CLI reads once: private (0600, in a 0700 folder), not fsynced.
+
+    It lives for one run in a fresh scratch folder, so durability buys nothing
+    and an fsync would cost milliseconds on every request.
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _remove_scratch(workdir: Path) -> None:
+    # Usually only our own file is there: two syscalls instead of a tree walk.
+    with contextlib.suppress(OSError):
+        (workdir / SYSTEM_PROMPT_FILE_NAME).unlink(missing_ok=True)
+        workdir.rmdir()
+        return
+    shutil.rmtree(workdir, ignore_errors=True)  # the CLI left files in its folder

@@ -1,0 +1,247 @@
+"""AdapterSpec: one `adapters/NAME.yaml` file, validated strictly.
+
+An adapter is data, not code: which binary, which arguments, which stream
+parser reads its output, which models per tier, timeouts and the hints shown
+when it is missing or logged out. The prompt always goes to stdin; argument
+templates may only use the `{model}` and `{system_prompt_file}` placeholders,
+so nothing the user types can ever reach the command line.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
+
+from design_agent.errors import ConfigError
+from design_agent.paths import DataLayout, bundled_root
+from design_agent.providers.events import Tier
+from design_agent.yamlfile import LocatedYaml, Problem, YamlFileError, load_located
+
+if TYPE_CHECKING:
+    from design_agent.paths import HomeLayout
+    from design_agent.registry import Catalogue
+
+OutputFormat = Literal["claude-stream-json", "gemini-stream-json", "codex-json", "text", "offline"]
+AdapterName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]*$", max_length=40)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+MODEL_FIELD = "model"
+FILE_FIELD = "system_prompt_file"
+DEFAULT_RATE_LIMIT_SIGNATURES = [
+    "rate limit",
+    "rate_limit",
+    "ratelimit",
+    "too many requests",
+    "quota exceeded",
+    "usage limit",
+    "resource_exhausted",
+    "resource exhausted",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Models(_Strict):
+    """The model for each tier; null leaves the choice to the CLI's own default."""
+
+    fast: str | None = None
+    deep: str | None = None
+
+
+class Timeouts(_Strict):
+    """Seconds until the first answer text, between output lines after it, and in all."""
+
+    first_output: float = Field(default=90.0, gt=0)
+    idle: float = Field(default=60.0, gt=0)
+    total: float = Field(default=600.0, gt=0)
+
+
+class SystemPrompt(_Strict):
+    """How the system prompt reaches the CLI: a file named in argv or env, or stdin.
+
+    `stdin` prepends it to the prompt, for CLIs that take a system prompt only
+    as text on the command line (which design-agent never does).
+    """
+
+    via: Literal["args", "env", "stdin"] = "stdin"
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _mechanism_is_complete(self) -> SystemPrompt:
+        used = {"args": self.args, "env": list(self.env.values()), "stdin": []}[self.via]
+        if self.via != "stdin" and not any(FILE_FIELD in _fields(item) for item in used):
+            raise ValueError(f"via {self.via} needs a '{{{FILE_FIELD}}}' placeholder in {self.via}")
+        if (self.via != "args" and self.args) or (self.via != "env" and self.env):
+            raise ValueError(f"with via: {self.via}, only '{self.via}' may be set")
+        return self
+
+
+class AdapterSpec(_Strict):
+    """One AI CLI provider, as declared in its adapter file."""
+
+    name: AdapterName
+    display_name: Text
+    binary: str | None = None
+    args: list[str] = Field(default_factory=list)
+    tier_args: dict[Tier, list[str]] = Field(default_factory=dict)
+    model_args: list[str] = Field(default_factory=list)
+    tail_args: list[str] = Field(default_factory=list)
+    prompt: Literal["stdin"] = "stdin"
+    system_prompt: SystemPrompt = SystemPrompt()  # frozen, so one shared default is safe
+    output: OutputFormat
+    models: Models = Models()
+    context_limit: int = Field(gt=0)
+    env: dict[str, str] = Field(default_factory=dict)
+    timeouts: Timeouts = Timeouts()
+    version_args: list[str] = Field(default_factory=lambda: ["--version"])
+    install_hint: Text
+    login_hint: Text | None = None
+    auth_signatures: list[Text] = Field(default_factory=list)
+    auth_exit_codes: list[int] = Field(default_factory=list)
+    rate_limit_signatures: list[Text] = Field(
+        default_factory=lambda: list(DEFAULT_RATE_LIMIT_SIGNATURES)
+    )
+    # Messages meaning the CLI is stuck retrying: stop at once instead of at a timeout.
+    stall_signatures: list[Text] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AdapterSpec:
+        if self.output == "offline":
+            return self
+        if not self.binary:
+            raise ValueError("binary: required for every provider except the offline one")
+        _check_placeholders("args", self.args, set())
+        for tier, items in self.tier_args.items():
+            _check_placeholders(f"tier_args.{tier}", items, set())
+        _check_placeholders("model_args", self.model_args, {MODEL_FIELD})
+        _check_placeholders("tail_args", self.tail_args, set())
+        _check_placeholders("env", list(self.env.values()), set())
+        prompt_file = {FILE_FIELD}
+        _check_placeholders("system_prompt.args", self.system_prompt.args, prompt_file)
+        _check_placeholders("system_prompt.env", list(self.system_prompt.env.values()), prompt_file)
+        if self.model_args and not any(MODEL_FIELD in _fields(a) for a in self.model_args):
+            raise ValueError(f"model_args: needs a '{{{MODEL_FIELD}}}' placeholder")
+        return self
+
+    @property
+    def is_offline(self) -> bool:
+        return self.output == "offline"
+
+    def model_for(self, tier: Tier) -> str | None:
+        return self.models.deep if tier == "deep" else self.models.fast
+
+
+def _fields(template: str) -> set[str]:
+    """The placeholder names in a str.format template (`{{` is a literal brace)."""
+    try:
+        return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+    except ValueError as e:
+        raise ValueError(f"bad braces in '{template}': {e} (write a literal brace as {{{{)") from e
+
+
+def _check_placeholders(where: str, items: list[str], allowed: set[str]) -> None:
+    for item in items:
+        for field in _fields(item) - allowed:
+            if field in {"prompt", "system_prompt", "message", "input"}:
+                raise ValueError(
+                    f"{where}: '{{{field}}}' is not allowed: the prompt always goes to stdin, "
+                    "never on the command line"
+                )
+            names = ", ".join(f"{{{a}}}" for a in sorted(allowed)) or "none"
+            raise ValueError(f"{where}: unknown placeholder '{{{field}}}' (allowed here: {names})")
+
+
+def adapter_file_problems(name: str, path: Path) -> tuple[AdapterSpec | None, list[Problem]]:
+    """Read and validate one adapter file; every problem is returned as path:line."""
+    try:
+        located = load_located(path)
+    except YamlFileError as e:
+        return None, [e.problem]
+    data = located.data
+    if not isinstance(data, dict):
+        return None, [located.problem((), "an adapter file must be a mapping of fields")]
+    if "name" in data and data["name"] != name:
+        message = f"name: '{data['name']}' must match the file name '{name}'"
+        return None, [located.problem(("name",), message)]
+    try:
+        return AdapterSpec.model_validate({**data, "name": name}), []
+    except ValidationError as e:
+        return None, _problems(located, name, e)
+
+
+def _problems(located: LocatedYaml, name: str, error: ValidationError) -> list[Problem]:
+    problems = []
+    for err in error.errors():
+        loc = tuple(err["loc"])
+        where = ".".join(str(p) for p in loc)
+        message = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            message = "unknown field (check its spelling)"
+        label = f"adapter '{name}': {where}: " if where else f"adapter '{name}': "
+        problems.append(located.problem(loc, label + message))
+    return problems
+
+
+def adapter_problems(files: Mapping[str, Path]) -> list[Problem]:
+    """Every problem in the given adapter files (name -> path), for `design-agent check`."""
+    problems: list[Problem] = []
+    for name, path in sorted(files.items()):
+        problems.extend(adapter_file_problems(name, path)[1])
+    return problems
+
+
+def load_adapter_files(files: Mapping[str, Path]) -> dict[str, AdapterSpec]:
+    """Validate every adapter file; raise ConfigError listing all problems with path:line."""
+    specs: dict[str, AdapterSpec] = {}
+    problems: list[Problem] = []
+    for name, path in sorted(files.items()):
+        spec, found = adapter_file_problems(name, path)
+        problems.extend(found)
+        if spec is not None:
+            specs[name] = spec
+    if problems:
+        lines = [str(p) for p in problems]
+        more = f" (and {len(lines) - 1} more; run 'design-agent check')" if len(lines) > 1 else ""
+        raise ConfigError(lines[0] + more, problems=lines)
+    return specs
+
+
+def load_adapters(catalogue: Catalogue) -> dict[str, AdapterSpec]:
+    """Every adapter of the catalogue (bundled, then the user's overlay), validated."""
+    return load_adapter_files(catalogue.adapter_files)
+
+
+def home_adapter_files(home: HomeLayout) -> dict[str, Path]:
+    """name -> file of every adapter, bundled then overlay, as the catalogue finds them.
+
+    For commands that need only the adapters: loading the whole catalogue
+    (tasks, agents, guides) would cost far more than reading six small files.
+    The layers are registry.data_layers' (bundled, then overlay), without
+    importing the catalogue layer from here.
+    """
+    files: dict[str, Path] = {}
+    for layer in (DataLayout(bundled_root()), home):
+        folder = layer.adapters_dir
+        if folder.is_dir():
+            found = sorted(p for p in folder.iterdir() if p.is_file())
+            files.update({p.stem: p for p in found if p.suffix in {".yaml", ".yml"}})
+    return files
+
+
+def spec_from_mapping(name: str, data: Mapping[str, Any]) -> AdapterSpec:
+    """Build a spec from a mapping (tests and tools); raises pydantic's ValidationError."""
+    return AdapterSpec.model_validate({**data, "name": name})
