@@ -505,7 +505,9 @@ class Pipeline:
             tier_reason=reason,
             model=self.services.settings.values.model,
             language=language,  # type: ignore[arg-type]
-            grounding=_grounding(task, agent, assembled.sections, context, language),
+            grounding=_grounding(
+                chosen.request_text, task, agent, assembled.sections, context, language
+            ),
         )
         user_turn = self.memory.add_turn(
             project.id,
@@ -744,9 +746,15 @@ def _project_terms(context: ProjectContext) -> set[str]:
 
 
 def _grounding(
-    task: Task, agent: Agent, sections: list[Any], context: ProjectContext, language: str
+    message: str,
+    task: Task,
+    agent: Agent,
+    sections: list[Any],
+    context: ProjectContext,
+    language: str,
 ) -> Grounding:
     return Grounding(
+        message=message,
         task_id=task.id,
         task_name=task.name.get(language),
         expected_output=list(task.expected_output),

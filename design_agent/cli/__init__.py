@@ -7,6 +7,7 @@ each command group lives in its own module and is imported when it runs.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import traceback
 from typing import Any
@@ -68,6 +69,11 @@ class LazyGroup(click.Group):
         except DesignAgentError as e:
             _report(ctx, f"Error: {e.message}")
             ctx.exit(int(e.exit_code))
+        except BrokenPipeError:
+            # The reader went away (e.g. `| head`): stop quietly, as other CLIs do.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(int(ExitCode.OK))
         except KeyboardInterrupt:
             _report(ctx, "Cancelled.")
             ctx.exit(int(ExitCode.CANCELLED))

@@ -118,7 +118,8 @@ def compose_answer(request: ProviderRequest) -> list[str]:
     if grounding.persona_role:
         goal = grounding.persona_goal or ""
         blocks.append(t["perspective"].format(role=grounding.persona_role, goal=goal).strip())
-    blocks.append(t["request"].format(text=_clip(" ".join(request.prompt.split()), REQUEST_CHARS)))
+    asked = grounding.message or request.prompt
+    blocks.append(t["request"].format(text=_clip(" ".join(asked.split()), REQUEST_CHARS)))
     blocks += _project_blocks(grounding, t)
     blocks += _method_blocks(grounding, t)
     blocks += [t["limits"], _bullets(t["limit_items"]), t["sources"], _sources(grounding, t)]
