@@ -15,9 +15,9 @@ from pathlib import Path
 
 from design_agent.models import Task
 from design_agent.registry import Catalogue
-from design_agent.textutil import estimate_tokens, word_set
+from design_agent.textutil import estimate_tokens, stems
 
-OVERVIEW = "Overview"
+SUMMARY = "Summary"
 # Sections that make a method runnable; kept first when the budget is tight.
 CORE_HEADINGS = {"procedure": 3.0, "deliverable": 2.5, "inputs": 1.5, "worked example": 1.2}
 _HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -43,16 +43,16 @@ class Section:
 
     @cached_property
     def terms(self) -> frozenset[str]:
-        return frozenset(word_set(f"{self.heading} {self.text}"))
+        return frozenset(stems(f"{self.heading} {self.text}"))
 
 
 def split_sections(source: str, text: str, kind: str = "guide") -> list[Section]:
-    """Split markdown at level-2 headings; text before the first one is the Overview."""
+    """Split markdown at level-2 headings; text before the first one is the Summary."""
     matches = list(_HEADING.finditer(text))
     sections: list[Section] = []
     head = text[: matches[0].start()] if matches else text
     if head.strip():
-        sections.append(Section(source, OVERVIEW, head.strip(), 0, kind))
+        sections.append(Section(source, SUMMARY, head.strip(), 0, kind))
     for i, match in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         body = text[match.end() : end].strip()
@@ -95,8 +95,8 @@ class Knowledge:
         sections = self.task_sections(task)
         if sum(s.tokens for s in sections) <= budget_tokens:
             return sections
-        wanted = word_set(message)
-        ranked = sorted(sections, key=lambda s: -_relevance(s, wanted))
+        wanted = stems(message)
+        ranked = sorted(sections, key=lambda s: -_relevance(s, wanted, task.guides[0]))
         chosen: list[Section] = []
         used = 0
         for section in ranked:
@@ -111,10 +111,17 @@ class Knowledge:
         return {(s.source, s.heading.lower()) for s in self.task_sections(task)}
 
 
-def _relevance(section: Section, wanted: set[str]) -> float:
-    heading_weight = CORE_HEADINGS.get(section.heading.lower(), 0.0)
+def _relevance(section: Section, wanted: set[str], primary: str) -> float:
+    """Runnable-method sections first, the task's main guide before the others,
+    then how much of the message the section speaks to (a share, so long
+    sections do not win by length alone)."""
+    score = CORE_HEADINGS.get(section.heading.lower(), 0.0)
+    if section.source == primary:
+        score += 1.5
     if section.kind == "material":
-        heading_weight = 1.0
-    overlap = len(wanted & section.terms)
-    heading_hit = 2.0 if wanted & word_set(section.heading) else 0.0
-    return heading_weight + overlap + heading_hit
+        score += 1.0
+    if wanted:
+        score += 3.0 * len(wanted & section.terms) / len(wanted)
+    if wanted & stems(section.heading):
+        score += 2.0
+    return score

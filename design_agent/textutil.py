@@ -27,3 +27,8 @@ def word_set(text: str, min_length: int = 3) -> set[str]:
 def estimate_tokens(text: str) -> int:
     """A provider-neutral token estimate: about four characters per token."""
     return max(1, (len(text) + 3) // 4)
+
+
+def stems(text: str, min_length: int = 3) -> set[str]:
+    """Word stems for loose relevance: the first six letters ('recruit' ~ 'recruiting')."""
+    return {w[:6] for w in word_set(text, min_length)}

@@ -22,13 +22,13 @@ def test_guides_split_into_citable_sections(catalogue):
     citations = [s.citation for s in sections]
     assert "[test_plan.md > Recruiting]" in citations
     assert "[test_plan.md > Procedure]" in citations
-    assert citations[0] == "[test_plan.md > Overview]"
+    assert citations[0] == "[test_plan.md > Summary]"
 
 
 def test_split_sections_keeps_text_before_first_heading():
     sections = split_sections("x.md", "# T\n\nIntro.\n\n## A\nalpha\n## B\nbeta\n")
     assert [(s.heading, s.text) for s in sections] == [
-        ("Overview", "# T\n\nIntro."),
+        ("Summary", "# T\n\nIntro."),
         ("A", "alpha"),
         ("B", "beta"),
     ]
