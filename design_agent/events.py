@@ -137,6 +137,9 @@ class TurnFinished(PipelineEvent):
     action: str | None = None
     task: str | None = None
     task_name: str | None = None
+    score: float | None = None
+    band: str | None = None
+    alternates: list[TaskOption] = Field(default_factory=list)
     agent: str | None = None
     agent_role: str | None = None
     provider: str | None = None

@@ -109,7 +109,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Última conversación {ago}{about}; {decisions} decisión(es) registrada(s).",
     ),
     "summary_empty": ("Nothing recorded yet.", "Aún no hay nada registrado."),
-    "plain": ("{text}", "{text}"),
 }
 
 

@@ -42,6 +42,7 @@ from design_agent.events import (
 )
 from design_agent.executor import ActionExecutor, safe_execute
 from design_agent.intents import detect_action
+from design_agent.knowledge import Section
 from design_agent.matching import MatchResult, TaskScore, detect_language, keywords_of
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.messages import say
@@ -117,6 +118,30 @@ class Chosen:
     event: PipelineEvent
     request_text: str
     assumptions: str = ""
+
+
+@dataclass
+class Answer:
+    """One answer's state from step 4 to step 8."""
+
+    project: Project
+    context: ProjectContext
+    language: str
+    chosen: Chosen
+    agent: Agent
+    sections: list[Section] = field(default_factory=list)
+    tier: str = "fast"
+    tier_reason: str = ""
+    user_turn_id: int | None = None
+
+    @property
+    def task(self) -> Task:
+        assert self.chosen.task is not None
+        return self.chosen.task
+
+    @property
+    def matched(self) -> TaskMatched | None:
+        return self.chosen.event if isinstance(self.chosen.event, TaskMatched) else None
 
 
 @dataclass
@@ -418,7 +443,7 @@ class Pipeline:
         yield PersonaChosen(
             step=4, ms=timer.lap("persona"), agent_id=agent.id, role=agent.role.get(language)
         )
-        yield from self._answer(request, project, context, language, chosen, agent, timer)
+        yield from self._answer(request, Answer(project, context, language, chosen, agent), timer)
 
     def _save_question(
         self, request: TurnRequest, project: Project, language: str, chosen: Chosen, timer: Timer
@@ -447,50 +472,37 @@ class Pipeline:
             timings=timer.marks,
         )
 
-    def _answer(
-        self,
-        request: TurnRequest,
-        project: Project,
-        context: ProjectContext,
-        language: str,
-        chosen: Chosen,
-        agent: Agent,
-        timer: Timer,
-    ) -> Iterator[PipelineEvent]:
-        assert chosen.task is not None
-        task = chosen.task
-        prefs = self._preferences(project, request, language)
+    def _answer(self, request: TurnRequest, answer: Answer, timer: Timer) -> Iterator[Any]:
+        prefs = self._preferences(answer.project, request, answer.language)
         resolution = self.services.resolve(
             None if prefs["provider"] == "auto" else prefs["provider"]
         )
-        notice = missing_notice(resolution, language)
+        notice = missing_notice(resolution, answer.language)
         if notice and not self.memory.get_state("offline_notice_shown"):
             self.memory.set_state("offline_notice_shown", True)
-            yield ActionExecutor(self.services, language).done(
-                "providers.notice", "plain", text=notice
-            )
+            yield ActionDone(action="providers.notice", message=notice)
         spec = resolution.spec
-        recalled = self._recalled(request.message, project, context)
         assembled = assemble(
-            message=chosen.request_text,
-            task=task,
-            agent=agent,
+            message=answer.chosen.request_text,
+            task=answer.task,
+            agent=answer.agent,
             knowledge=self.services.knowledge,
-            language=language,
+            language=answer.language,
             verbosity=prefs["verbosity"],
             context_limit=spec.context_limit,
-            project=_prompt_context(context),
-            recent=_past(context.recent_turns),
-            recalled=recalled,
-            assumptions=chosen.assumptions,
+            project=_prompt_context(answer.context),
+            recent=_past(answer.context.recent_turns),
+            recalled=self._recalled(request.message, answer.project, answer.context),
+            assumptions=answer.chosen.assumptions,
         )
+        answer.sections = assembled.sections
         yield GuidesLoaded(
             step=5,
             ms=timer.lap("guides"),
             sections=[s.citation for s in assembled.sections],
             dropped=assembled.dropped,
         )
-        tier, reason = choose_tier(request.message, prefs["tier"])
+        answer.tier, answer.tier_reason = choose_tier(request.message, prefs["tier"])
         yield PromptReady(
             step=6,
             ms=timer.lap("prompt"),
@@ -501,110 +513,51 @@ class Pipeline:
         provider_request = ProviderRequest(
             system_prompt=assembled.system,
             prompt=assembled.prompt,
-            tier=tier,
-            tier_reason=reason,
+            tier=answer.tier,  # type: ignore[arg-type]
+            tier_reason=answer.tier_reason,
             model=self.services.settings.values.model,
-            language=language,  # type: ignore[arg-type]
-            grounding=_grounding(
-                chosen.request_text, task, agent, assembled.sections, context, language
-            ),
+            language=answer.language,  # type: ignore[arg-type]
+            grounding=_grounding(answer),
         )
-        user_turn = self.memory.add_turn(
-            project.id,
+        answer.user_turn_id = self.memory.add_turn(
+            answer.project.id,
             "user",
             request.message,
-            task_id=task.id,
-            agent_id=agent.id,
+            task_id=answer.task.id,
+            agent_id=answer.agent.id,
             provider=spec.name,
-        )
-        stream = _Stream(
-            start(spec, provider_request, self.services.settings.values, self.services.environ)
-        )
+        ).id
+        settings = self.services.settings.values
+        stream = _Stream(start(spec, provider_request, settings, self.services.environ))
         self._run = stream.run
         yield from stream.events()
         self._run = None
-        yield from self._finish(
-            project,
-            context,
-            language,
-            task,
-            agent,
-            stream,
-            user_turn.id,
-            assembled.sections,
-            tier,
-            reason,
-            timer,
-        )
+        yield from self._finish(answer, stream, timer)
 
-    def _finish(
-        self,
-        project: Project,
-        context: ProjectContext,
-        language: str,
-        task: Task,
-        agent: Agent,
-        stream: _Stream,
-        user_turn_id: int,
-        sections: list[Any],
-        tier: str,
-        tier_reason: str,
-        timer: Timer,
-    ) -> Iterator[PipelineEvent]:
-        text, status = stream.text, stream.status
-        loaded = {(s.source, s.heading.lower()) for s in sections}
-        validation = validate_answer(text, task, language, loaded, _project_terms(context))
+    def _finish(self, answer: Answer, stream: _Stream, timer: Timer) -> Iterator[PipelineEvent]:
+        loaded = {(s.source, s.heading.lower()) for s in answer.sections}
+        validation = validate_answer(
+            stream.text, answer.task, answer.language, loaded, _project_terms(answer.context)
+        )
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )
-        agent_turn = self._save_answer(
-            project, task, agent, stream, user_turn_id, validation, tier, tier_reason
-        )
+        agent_turn = self._save_answer(answer, stream, validation)
         yield TurnSaved(
             step=8,
             ms=timer.lap("memory"),
-            project=project.name,
-            user_turn_id=user_turn_id,
+            project=answer.project.name,
+            user_turn_id=answer.user_turn_id,
             agent_turn_id=agent_turn,
-            status=status,
+            status=stream.status,
         )
-        yield TurnFinished(
-            project=project.name,
-            language=language,
-            status=status,
-            task=task.id,
-            task_name=task.name.get(language),
-            agent=agent.id,
-            agent_role=agent.role.get(language),
-            provider=stream.run.provider,
-            model=stream.model,
-            tier=tier,
-            text=text,
-            citations=validation.citations,
-            validation=validation,
-            decisions=[
-                {"decision": d.decision, "rationale": d.rationale} for d in stream.decisions
-            ],
-            usage=stream.usage.model_dump(exclude={"kind"}) if stream.usage else None,
-            first_token_seconds=stream.first_token_seconds,
-            timings=timer.marks,
-        )
+        yield _finished(answer, stream, validation, timer)
         if stream.error is not None:
             raise stream.error
-        if status == "cancelled":
+        if stream.status == "cancelled":
             raise CancelledError("answer cancelled; the partial answer was saved")
 
-    def _save_answer(
-        self,
-        project: Project,
-        task: Task,
-        agent: Agent,
-        stream: _Stream,
-        user_turn_id: int,
-        validation: Validation,
-        tier: str,
-        tier_reason: str,
-    ) -> int:
+    def _save_answer(self, answer: Answer, stream: _Stream, validation: Validation) -> int:
         usage = stream.usage
         tokens = None
         if usage and (usage.input_tokens is not None or usage.output_tokens is not None):
@@ -612,23 +565,24 @@ class Pipeline:
         checklist = {
             **validation.model_dump(),
             "score": validation.score,
-            "tier": tier,
-            "tier_reason": tier_reason,
+            "tier": answer.tier,
+            "tier_reason": answer.tier_reason,
         }
+        project, task = answer.project, answer.task
         with self.memory.transaction():
             turn = self.memory.add_turn(
                 project.id,
                 "agent",
                 stream.text,
                 task_id=task.id,
-                agent_id=agent.id,
+                agent_id=answer.agent.id,
                 provider=stream.run.provider,
                 model=stream.model,
                 status=stream.status,
                 tokens=tokens,
                 cost=usage.cost_usd if usage else None,
                 validation=checklist,
-                parent_id=user_turn_id,
+                parent_id=answer.user_turn_id,
             )
             for tag in stream.decisions:
                 self.memory.add_decision(project.id, tag.decision, tag.rationale, turn.id)
@@ -745,23 +699,47 @@ def _project_terms(context: ProjectContext) -> set[str]:
     return word_set(" ".join(values), min_length=4)
 
 
-def _grounding(
-    message: str,
-    task: Task,
-    agent: Agent,
-    sections: list[Any],
-    context: ProjectContext,
-    language: str,
-) -> Grounding:
+def _grounding(answer: Answer) -> Grounding:
+    language, context = answer.language, answer.context
     return Grounding(
-        message=message,
-        task_id=task.id,
-        task_name=task.name.get(language),
-        expected_output=list(task.expected_output),
-        persona_role=agent.role.get(language),
-        persona_goal=agent.goal,
-        sections=[GuideSection(guide=s.source, heading=s.heading, text=s.text) for s in sections],
+        message=answer.chosen.request_text,
+        task_id=answer.task.id,
+        task_name=answer.task.name.get(language),
+        expected_output=list(answer.task.expected_output),
+        persona_role=answer.agent.role.get(language),
+        persona_goal=answer.agent.goal,
+        sections=[
+            GuideSection(guide=s.source, heading=s.heading, text=s.text) for s in answer.sections
+        ],
         project_name=context.project.name,
         project_context=_prompt_context(context).metadata,
         decisions=[d.decision for d in context.decisions],
+    )
+
+
+def _finished(
+    answer: Answer, stream: _Stream, validation: Validation, timer: Timer
+) -> TurnFinished:
+    matched, language = answer.matched, answer.language
+    return TurnFinished(
+        project=answer.project.name,
+        language=language,
+        status=stream.status,
+        task=answer.task.id,
+        task_name=answer.task.name.get(language),
+        score=matched.score if matched else None,
+        band=matched.band if matched else None,
+        alternates=matched.alternates if matched else [],
+        agent=answer.agent.id,
+        agent_role=answer.agent.role.get(language),
+        provider=stream.run.provider,
+        model=stream.model,
+        tier=answer.tier,
+        text=stream.text,
+        citations=validation.citations,
+        validation=validation,
+        decisions=[{"decision": d.decision, "rationale": d.rationale} for d in stream.decisions],
+        usage=stream.usage.model_dump(exclude={"kind"}) if stream.usage else None,
+        first_token_seconds=stream.first_token_seconds,
+        timings=timer.marks,
     )

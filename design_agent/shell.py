@@ -65,8 +65,9 @@ class Shell:
     def _provider_line(self) -> str:
         resolution = self.services.resolve()
         notice = missing_notice(resolution)
-        if notice:
-            self.services.memory.set_state("offline_notice_shown", True)
+        memory = self.services.memory
+        if notice and not memory.get_state("offline_notice_shown"):
+            memory.set_state("offline_notice_shown", True)  # said once, not at every start
             return notice
         state = (
             "ready" if resolution.lookup.found else "not installed: " + resolution.spec.install_hint
