@@ -1,0 +1,231 @@
+"""Commands over a project's memory: `files`, `decisions`, `history` and `search`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from design_agent.cli.options import app_of, json_option, project_option
+from design_agent.cli.output import console, print_json, print_table
+from design_agent.cli.projects import when
+from design_agent.memory.models import FILE_TYPES
+
+
+@click.group()
+def files() -> None:
+    """Add briefs and other documents to a project, and list them.
+
+    Text, markdown and PDF files are accepted; their text is stored in the
+    project so every answer can use it.
+
+    \b
+    Examples:
+      design-agent files add brief.pdf
+      design-agent files add interviews.md --type research --project "Mobile Checkout"
+    """
+
+
+@files.command("add")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--type", "file_type", type=click.Choice(FILE_TYPES), default="brief",
+              show_default=True, help="What the file is.")
+@project_option
+@json_option
+@click.pass_context
+def files_add(
+    ctx: click.Context, path: Path, file_type: str, project_name: str | None, as_json: bool
+) -> None:
+    """Add the text, markdown or PDF file at PATH to the project.
+
+    \b
+    Example:
+      design-agent files add brief.md --type brief
+    """
+    memory = app_of(ctx).memory
+    project = memory.resolve_project(project_name)
+    added = memory.add_file(project.id, path, file_type)
+    if as_json:
+        print_json(added)
+        return
+    stored = added.file
+    if added.duplicate:
+        click.echo(f"Already in '{project.name}' as {stored.filename} "
+                   f"(added {when(stored.uploaded_at)}); nothing changed.")
+        return
+    click.echo(f"Added {stored.filename} to '{project.name}' as {stored.file_type} "
+               f"({stored.chars:,} characters).")
+
+
+@files.command("list")
+@project_option
+@json_option
+@click.pass_context
+def files_list(ctx: click.Context, project_name: str | None, as_json: bool) -> None:
+    """List the project's files.
+
+    \b
+    Example:
+      design-agent files list --json
+    """
+    memory = app_of(ctx).memory
+    items = memory.list_files(memory.resolve_project(project_name).id)
+    if as_json:
+        print_json(items)
+        return
+    rows = [[str(f.id), f.filename, f.file_type, f"{f.chars:,}", when(f.uploaded_at)]
+            for f in items]
+    print_table(None, ["id", "file", "type", "characters", "added"], rows)
+
+
+@click.group()
+def decisions() -> None:
+    """Record the project's decisions with their rationale, and list or search them.
+
+    \b
+    Examples:
+      design-agent decisions add "Moderated usability testing" --why "we need to ask why"
+      design-agent decisions search "why did we choose moderated testing"
+    """
+
+
+@decisions.command("add")
+@click.argument("decision")
+@click.option("--why", "rationale", default="", help="The rationale: why this was decided.")
+@click.option("--turn", "turn_id", type=int, help="Id of the turn where it was decided.")
+@project_option
+@json_option
+@click.pass_context
+def decisions_add(
+    ctx: click.Context, decision: str, rationale: str, turn_id: int | None,
+    project_name: str | None, as_json: bool,
+) -> None:
+    """Record DECISION in the project.
+
+    \b
+    Example:
+      design-agent decisions add "Ship guest checkout" --why "40% abandon at sign-up"
+    """
+    memory = app_of(ctx).memory
+    project = memory.resolve_project(project_name)
+    recorded = memory.add_decision(project.id, decision, rationale, turn_id)
+    if as_json:
+        print_json(recorded)
+        return
+    click.echo(f"Recorded decision {recorded.id} in '{project.name}'.")
+
+
+@decisions.command("list")
+@click.option("-n", "limit", type=click.IntRange(min=1), help="Only the last N decisions.")
+@project_option
+@json_option
+@click.pass_context
+def decisions_list(
+    ctx: click.Context, limit: int | None, project_name: str | None, as_json: bool
+) -> None:
+    """List the project's decisions, newest first.
+
+    \b
+    Example:
+      design-agent decisions list -n 5
+    """
+    memory = app_of(ctx).memory
+    items = memory.list_decisions(memory.resolve_project(project_name).id, limit)
+    if as_json:
+        print_json(items)
+        return
+    rows = [[str(d.id), when(d.timestamp), d.decision, d.rationale or "-"] for d in items]
+    print_table(None, ["id", "when", "decision", "why"], rows)
+
+
+@decisions.command("search")
+@click.argument("query")
+@project_option
+@json_option
+@click.pass_context
+def decisions_search(
+    ctx: click.Context, query: str, project_name: str | None, as_json: bool
+) -> None:
+    """Find the project's decisions about QUERY, best match first.
+
+    \b
+    Example:
+      design-agent decisions search "why did we choose moderated testing"
+    """
+    memory = app_of(ctx).memory
+    found = memory.search_decisions(memory.resolve_project(project_name).id, query)
+    if as_json:
+        print_json(found)
+        return
+    rows = [[str(s.item.id), s.item.decision, s.item.rationale or "-"] for s in found]
+    print_table(None, ["id", "decision", "why"], rows)
+
+
+@click.command()
+@click.option("-n", "count", type=click.IntRange(min=1), default=20, show_default=True,
+              help="How many of the latest turns to show.")
+@project_option
+@json_option
+@click.pass_context
+def history(ctx: click.Context, count: int, project_name: str | None, as_json: bool) -> None:
+    """Show the project's latest conversation turns, oldest first.
+
+    \b
+    Example:
+      design-agent history -n 5
+    """
+    memory = app_of(ctx).memory
+    turns = memory.recent_turns(memory.resolve_project(project_name).id, count)
+    if as_json:
+        print_json(turns)
+        return
+    out = console()
+    for turn in turns:
+        status = "" if turn.status == "complete" else f" [{turn.status}]"
+        task = f" ({turn.task_id})" if turn.task_id else ""
+        out.print(f"{when(turn.timestamp)} {turn.role}{task}{status}", markup=False,
+                  style="bold")
+        out.print(turn.message, markup=False, highlight=False)
+        out.print()
+
+
+@click.command()
+@click.argument("query")
+@click.option("--all-projects", "-a", is_flag=True,
+              help="Search every project; results are grouped by project.")
+@click.option("-n", "limit", type=click.IntRange(min=1), default=20, show_default=True,
+              help="How many results at most.")
+@project_option
+@json_option
+@click.pass_context
+def search(
+    ctx: click.Context, query: str, all_projects: bool, limit: int,
+    project_name: str | None, as_json: bool,
+) -> None:
+    """Search the project's conversations, files and decisions for QUERY.
+
+    Any text is fine: quotes, hyphens, AND/NOT/* and accents are taken as
+    words, and question words ("why did we...", "por qué...") are ignored.
+
+    \b
+    Examples:
+      design-agent search "why did we choose moderated testing"
+      design-agent search "investigación de usuarios" --all-projects
+    """
+    memory = app_of(ctx).memory
+    if all_projects:
+        results = memory.search(query, all_projects=True, limit=limit)
+    else:
+        results = memory.search(query, memory.resolve_project(project_name).id, limit=limit)
+    if as_json:
+        print_json(results)
+        return
+    if not results.groups:
+        click.echo(f"Nothing found for: {' '.join(results.terms) or query}")
+        return
+    out = console()
+    for group in results.groups:
+        out.print(group.project.name, markup=False, style="bold")
+        for hit in group.hits:
+            out.print(f"  {hit.kind} · {when(hit.timestamp)} · {hit.title}", markup=False)
+            out.print(f"    {hit.snippet}", markup=False, highlight=False)

@@ -1,0 +1,223 @@
+"""`design-agent projects`: create, list, switch, rename, delete, show, export and import."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from design_agent.cli.options import app_of, json_option
+from design_agent.cli.output import console, print_json, print_table
+
+
+def when(moment: datetime | None) -> str:
+    """A timestamp as local time to the minute, for tables."""
+    return "-" if moment is None else moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+@click.group()
+def projects() -> None:
+    """Create, list, switch, rename, delete, export and import projects.
+
+    Everything design-agent remembers (conversations, files, decisions) belongs
+    to one project; the active project is used unless you pass --project.
+    Names are matched ignoring case and accents.
+
+    \b
+    Examples:
+      design-agent projects create "Mobile Checkout"
+      design-agent projects switch "mobile checkout"
+      design-agent projects list --json
+    """
+
+
+@projects.command("list")
+@json_option
+@click.pass_context
+def projects_list(ctx: click.Context, as_json: bool) -> None:
+    """List projects, most recently used first, with their number of turns.
+
+    \b
+    Example:
+      design-agent projects list
+    """
+    items = app_of(ctx).memory.list_projects()
+    if as_json:
+        print_json(items)
+        return
+    if not items:
+        click.echo('No projects yet. Create one: design-agent projects create "My product"')
+        return
+    rows = [["*" if p.active else "", p.name, p.id, str(p.turns), str(p.files),
+             str(p.decisions), when(p.last_accessed)] for p in items]
+    print_table(None, ["", "name", "id", "turns", "files", "decisions", "last used"], rows)
+
+
+@projects.command("create")
+@click.argument("name")
+@json_option
+@click.pass_context
+def projects_create(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Create project NAME and make it the active one.
+
+    \b
+    Example:
+      design-agent projects create "Mobile Checkout"
+    """
+    memory = app_of(ctx).memory
+    project = memory.switch_project(memory.create_project(name).id)
+    if as_json:
+        print_json(project)
+        return
+    click.echo(f"Created project '{project.name}' (id {project.id}); it is now active.")
+
+
+@projects.command("switch")
+@click.argument("name")
+@json_option
+@click.pass_context
+def projects_switch(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Make project NAME the active one.
+
+    \b
+    Example:
+      design-agent projects switch "mobile checkout"
+    """
+    memory = app_of(ctx).memory
+    project = memory.switch_project(memory.find_project(name).id)
+    if as_json:
+        print_json(project)
+        return
+    click.echo(f"Active project: {project.name}")
+
+
+@projects.command("rename")
+@click.argument("old")
+@click.argument("new")
+@json_option
+@click.pass_context
+def projects_rename(ctx: click.Context, old: str, new: str, as_json: bool) -> None:
+    """Rename project OLD to NEW (its id stays the same).
+
+    \b
+    Example:
+      design-agent projects rename "Mobile Checkout" "Checkout 2.0"
+    """
+    memory = app_of(ctx).memory
+    project = memory.rename_project(memory.find_project(old).id, new)
+    if as_json:
+        print_json(project)
+        return
+    click.echo(f"Renamed to '{project.name}' (id {project.id}).")
+
+
+@projects.command("delete")
+@click.argument("name")
+@click.option("--yes", "-y", is_flag=True, help="Delete without asking for confirmation.")
+@json_option
+@click.pass_context
+def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> None:
+    """Delete project NAME and everything in it, after showing what will go.
+
+    Without --yes, prints the number of turns, files and decisions that will
+    be removed and asks for confirmation.
+
+    \b
+    Example:
+      design-agent projects delete "Old idea" --yes
+    """
+    memory = app_of(ctx).memory
+    report = memory.deletion_report(memory.find_project(name).id)
+    summary = (f"{report.turns} turns, {report.files} files, {report.decisions} decisions "
+               f"and {report.metadata} metadata entries")
+    if not yes:
+        click.echo(f"Deleting '{report.project.name}' removes {summary}.", err=as_json)
+        click.confirm("Delete it?", abort=True, err=as_json)
+    deleted = memory.delete_project(report)
+    if as_json:
+        print_json({"deleted": True, **deleted.model_dump(mode="json")})
+        return
+    click.echo(f"Deleted '{deleted.project.name}' ({summary}).")
+
+
+@projects.command("show")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def projects_show(ctx: click.Context, name: str | None, as_json: bool) -> None:
+    """Show project NAME (default: the active one): counts, metadata, files, decisions.
+
+    \b
+    Example:
+      design-agent projects show "Mobile Checkout" --json
+    """
+    memory = app_of(ctx).memory
+    project = memory.resolve_project(name)
+    report = memory.deletion_report(project.id)
+    context = memory.project_context(project.id, turns=1, decision_count=5)
+    last = context.recent_turns[-1] if context.recent_turns else None
+    data = {
+        "project": project, "turns": report.turns, "files": memory.list_files(project.id),
+        "decisions": report.decisions, "metadata": context.metadata,
+        "recent_decisions": context.decisions, "last_turn": last,
+    }
+    if as_json:
+        print_json(data)
+        return
+    out = console()
+    out.print(f"{project.name}  (id {project.id})", markup=False, style="bold")
+    out.print(f"created {when(project.created_at)}, last used {when(project.last_accessed)}")
+    out.print(f"{report.turns} turns, {report.files} files, {report.decisions} decisions")
+    if last is not None:
+        out.print(f"last turn {when(last.timestamp)}, task {last.task_id or '-'}")
+    for key, value in context.metadata.items():
+        out.print(f"{key}: {value}", markup=False)
+    for decision in context.decisions:
+        why = f" — {decision.rationale}" if decision.rationale else ""
+        out.print(f"- {decision.decision}{why}", markup=False)
+
+
+@projects.command("export")
+@click.argument("name")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@json_option
+@click.pass_context
+def projects_export(ctx: click.Context, name: str, file: Path, as_json: bool) -> None:
+    """Export project NAME to FILE (one JSON file; also the way to back it up).
+
+    \b
+    Example:
+      design-agent projects export "Mobile Checkout" checkout-backup.json
+    """
+    memory = app_of(ctx).memory
+    bundle = memory.export_project(memory.find_project(name).id, file)
+    counts = {"turns": len(bundle.turns), "files": len(bundle.files),
+              "decisions": len(bundle.decisions)}
+    if as_json:
+        print_json({"project": bundle.project, "file": str(file), **counts})
+        return
+    click.echo(f"Exported '{bundle.project.name}' to {file} "
+               f"({counts['turns']} turns, {counts['files']} files, "
+               f"{counts['decisions']} decisions).")
+
+
+@projects.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--name", "new_name", metavar="NAME",
+              help="Import under this name (when the project already exists here).")
+@json_option
+@click.pass_context
+def projects_import(ctx: click.Context, file: Path, new_name: str | None, as_json: bool) -> None:
+    """Import a project from FILE, written by `projects export`.
+
+    \b
+    Examples:
+      design-agent projects import checkout-backup.json
+      design-agent projects import checkout-backup.json --name "Checkout (restored)"
+    """
+    project = app_of(ctx).memory.import_project(file, new_name)
+    if as_json:
+        print_json(project)
+        return
+    click.echo(f"Imported '{project.name}' (id {project.id}).")

@@ -1,0 +1,118 @@
+"""Conversation turns: save, update, and read back a project's history.
+
+The pipeline saves the user's turn before it calls the provider and the
+agent's turn after; a cancelled or failed answer keeps its partial text with
+its status. Each save is one transaction: the row, its index entry (trigger)
+and the project's last-access time commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlite_utils
+
+from design_agent.errors import NotFoundError, UsageError
+from design_agent.memory import projects
+from design_agent.memory.db import one, rows, scalar, transaction
+from design_agent.memory.models import ROLES, TURN_STATUSES, Turn
+
+COLUMNS = (
+    "id, project_id, timestamp, role, message, task_id, agent_id, provider, model, "
+    "status, tokens, cost, validation, parent_id"
+)
+UPDATABLE = ("message", "status", "task_id", "agent_id", "provider", "model", "tokens",
+             "cost", "validation")
+INSERTABLE = ("role", "parent_id", *UPDATABLE)
+
+
+def to_turn(row: dict[str, Any]) -> Turn:
+    """A conversations row as a Turn (validation JSON decoded)."""
+    validation = row.get("validation")
+    return Turn.model_validate(
+        {**row, "validation": json.loads(validation) if validation else None}
+    )
+
+
+def _check(fields: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(fields) - set(INSERTABLE)
+    if unknown:
+        raise UsageError(f"a turn has no {', '.join(sorted(unknown))}")
+    if "role" in fields and fields["role"] not in ROLES:
+        raise UsageError(f"a turn's role is one of {', '.join(ROLES)}, not {fields['role']!r}")
+    if "status" in fields and fields["status"] not in TURN_STATUSES:
+        raise UsageError(f"a turn's status is one of {', '.join(TURN_STATUSES)}")
+    if fields.get("validation") is not None:
+        fields = {**fields, "validation": json.dumps(fields["validation"], ensure_ascii=False)}
+    return fields
+
+
+def add(db: sqlite_utils.Database, project_id: str, fields: dict[str, Any], now: str) -> Turn:
+    """Save one turn of `project_id` (fields: role, message and the optional columns)."""
+    fields = _check({"status": "complete", **fields})
+    with transaction(db):
+        projects.get(db, project_id)
+        parent = fields.get("parent_id")
+        if parent is not None and _project_of(db, parent) != project_id:
+            raise UsageError(f"turn {parent} is not a turn of project '{project_id}'")
+        names = ["project_id", "timestamp", *fields]
+        cursor = db.execute(
+            f"INSERT INTO conversations ({', '.join(names)}) "
+            f"VALUES ({', '.join('?' * len(names))})",
+            [project_id, now, *fields.values()],
+        )
+        projects.touch(db, project_id, now)
+    return get(db, int(cursor.lastrowid or 0))
+
+
+def update(db: sqlite_utils.Database, turn_id: int, changes: dict[str, Any]) -> Turn:
+    """Change some columns of a saved turn (e.g. the final text and status of an answer)."""
+    fixed = set(changes) - set(UPDATABLE)
+    if fixed:
+        raise UsageError(f"cannot update {', '.join(sorted(fixed))} of a saved turn")
+    changes = _check(changes)
+    if changes:
+        with transaction(db):
+            get(db, turn_id)
+            assignments = ", ".join(f"{name} = ?" for name in changes)
+            db.execute(f"UPDATE conversations SET {assignments} WHERE id = ?",
+                       [*changes.values(), turn_id])
+    return get(db, turn_id)
+
+
+def _project_of(db: sqlite_utils.Database, turn_id: int) -> str | None:
+    value = scalar(db, "SELECT project_id FROM conversations WHERE id = ?", [turn_id])
+    return None if value is None else str(value)
+
+
+def get(db: sqlite_utils.Database, turn_id: int) -> Turn:
+    """One turn by id; NotFoundError if there is none."""
+    row = one(db, f"SELECT {COLUMNS} FROM conversations WHERE id = ?", [turn_id])
+    if row is None:
+        raise NotFoundError(f"no turn {turn_id}")
+    return to_turn(row)
+
+
+def recent(db: sqlite_utils.Database, project_id: str, n: int) -> list[Turn]:
+    """The last `n` turns of a project, oldest first (the order to show or prompt them)."""
+    found = rows(
+        db,
+        f"SELECT {COLUMNS} FROM conversations WHERE project_id = ? ORDER BY id DESC LIMIT ?",
+        [project_id, max(0, n)],
+    )
+    return [to_turn(r) for r in reversed(found)]
+
+
+def every(db: sqlite_utils.Database, project_id: str) -> list[Turn]:
+    """All turns of a project, oldest first (for export)."""
+    found = rows(
+        db, f"SELECT {COLUMNS} FROM conversations WHERE project_id = ? ORDER BY id", [project_id]
+    )
+    return [to_turn(r) for r in found]
+
+
+def last(db: sqlite_utils.Database, project_id: str) -> Turn | None:
+    """The most recent turn of a project (when, which task), or None."""
+    found = recent(db, project_id, 1)
+    return found[0] if found else None

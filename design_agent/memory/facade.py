@@ -1,0 +1,335 @@
+"""`Memory`: the one object the rest of design-agent uses to remember things.
+
+It holds one connection to the SQLite file and delegates to one module per
+concept (projects, conversations, files, decisions, metadata, agent_memory,
+search, context, export). Every row it returns is a pydantic model.
+
+Everything is scoped to one project id, except what is global by nature
+(agent state, process memory) and `search(..., all_projects=True)`.
+
+    with Memory.open(home.database_file) as memory:
+        project = memory.create_project("Mobile Checkout")
+        memory.switch_project(project.id)
+        turn = memory.add_turn(project.id, "user", "Plan a usability test")
+        memory.add_decision(project.id, "Moderated usability testing",
+                            "we need to probe why users hesitate", turn.id)
+        memory.search("why did we choose moderated testing", project.id)
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from design_agent.errors import UsageError
+from design_agent.memory import (
+    agent_memory,
+    context,
+    conversations,
+    decisions,
+    export,
+    files,
+    metadata,
+    projects,
+    search,
+    search_index,
+)
+from design_agent.memory.db import connect, stamp, transaction
+from design_agent.memory.documents import MAX_FILE_BYTES
+from design_agent.memory.models import (
+    AddedFile,
+    Decision,
+    DeletionReport,
+    FileInfo,
+    ProcessMemory,
+    Project,
+    ProjectContext,
+    ProjectFile,
+    ProjectSummary,
+    ScoredDecision,
+    ScoredProcessMemory,
+    SearchResults,
+    Turn,
+)
+
+Clock = Callable[[], datetime]
+MERGE_PAGES = 2000  # ~8 MB of index rewritten at most per project when a session ends
+
+
+def utc_now() -> datetime:
+    """The default clock."""
+    return datetime.now(UTC)
+
+
+class Memory:
+    """Projects, conversations, files, decisions and agent memory in one SQLite file.
+
+    Open with `Memory.open(path)`; close with `close()` or a `with` block. One
+    instance holds one connection: use it from one thread at a time. Several
+    processes may use the same file at once (WAL, busy timeout, immediate
+    write transactions).
+    """
+
+    def __init__(self, path: Path, clock: Clock | None = None) -> None:
+        """Open the database at `path` (created and migrated as needed); see `open`."""
+        self.path = Path(path)
+        self.db = connect(self.path)
+        self._clock = clock or utc_now
+        self._written: set[str] = set()  # projects whose turn index grew in this session
+
+    @classmethod
+    def open(cls, path: Path | str, clock: Clock | None = None) -> Memory:
+        """Open the database at `path`; ConfigError if it is newer or not ours."""
+        return cls(Path(path), clock)
+
+    def close(self) -> None:
+        """Tidy the indexes written in this session (see `maintain`), then close."""
+        try:
+            self.maintain()
+        except sqlite3.OperationalError:
+            pass  # busy or read-only: the next session tidies up instead
+        finally:
+            self.db.close()
+
+    def maintain(self, pages: int = MERGE_PAGES) -> None:
+        """Merge the turn indexes of the projects written in this session.
+
+        Each saved turn adds a small index segment; searches slow down as they
+        pile up. This bounded merge (about `pages` pages per project) runs when
+        the session ends, so saving a turn never waits for it.
+        """
+        for project_id in sorted(self._written):
+            search_index.merge_project(self.db, project_id, pages)
+        self._written.clear()
+
+    def optimize(self) -> None:
+        """Merge every full-text index completely (after a bulk import, or for a benchmark)."""
+        search_index.optimize_all(self.db)
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _now(self) -> str:
+        return stamp(self._clock())
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Group several writes so they commit together or not at all."""
+        with transaction(self.db):
+            yield
+
+    # Projects -------------------------------------------------------------
+
+    def create_project(self, name: str) -> Project:
+        """Create a project; UsageError if the name (ignoring case/accents) is taken."""
+        return projects.create(self.db, name, self._now())
+
+    def find_project(self, name: str) -> Project:
+        """The project with this name or id, ignoring case and accents; NotFoundError."""
+        return projects.find(self.db, name)
+
+    def get_project(self, project_id: str) -> Project:
+        """The project with exactly this id; NotFoundError."""
+        return projects.get(self.db, project_id)
+
+    def list_projects(self) -> list[ProjectSummary]:
+        """All projects, last used first, with turn/file/decision counts."""
+        return projects.summaries(self.db)
+
+    def switch_project(self, project_id: str) -> Project:
+        """Make a project the active one and mark it as used now."""
+        return projects.switch(self.db, project_id, self._now())
+
+    def active_project(self) -> Project | None:
+        """The active project, or None."""
+        return projects.active(self.db)
+
+    def resolve_project(self, name: str | None = None) -> Project:
+        """The project called `name`, or the active one; UsageError if there is neither."""
+        if name:
+            return self.find_project(name)
+        current = self.active_project()
+        if current is None:
+            raise UsageError(
+                "no active project; create one with: design-agent projects create NAME "
+                "(or pass --project NAME)"
+            )
+        return current
+
+    def rename_project(self, project_id: str, new_name: str) -> Project:
+        """Rename a project (its id stays the same)."""
+        return projects.rename(self.db, project_id, new_name)
+
+    def deletion_report(self, project_id: str) -> DeletionReport:
+        """The turns, files, decisions and metadata that deleting the project removes."""
+        return projects.deletion_report(self.db, project_id)
+
+    def delete_project(self, confirmed: DeletionReport) -> DeletionReport:
+        """Delete the project of a report the user confirmed; UsageError if it changed since."""
+        return projects.delete(self.db, confirmed)
+
+    # Turns ----------------------------------------------------------------
+
+    def add_turn(
+        self,
+        project_id: str,
+        role: str,
+        message: str,
+        task_id: str | None = None,
+        agent_id: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+        status: str = "complete",
+        tokens: int | None = None,
+        cost: float | None = None,
+        validation: dict[str, Any] | None = None,
+        parent_id: int | None = None,
+    ) -> Turn:
+        """Save one turn (role "user" or "agent"; status complete, cancelled or failed)."""
+        fields = {
+            "role": role, "message": message, "task_id": task_id, "agent_id": agent_id,
+            "provider": provider, "model": model, "status": status, "tokens": tokens,
+            "cost": cost, "validation": validation, "parent_id": parent_id,
+        }
+        turn = conversations.add(self.db, project_id, fields, self._now())
+        self._written.add(project_id)
+        return turn
+
+    def update_turn(self, turn_id: int, **changes: Any) -> Turn:
+        """Change a saved turn: message, status, task_id, agent_id, provider, model,
+        tokens, cost or validation (e.g. the final text and status of an answer)."""
+        turn = conversations.update(self.db, turn_id, changes)
+        self._written.add(turn.project_id)
+        return turn
+
+    def get_turn(self, turn_id: int) -> Turn:
+        """One turn by id; NotFoundError."""
+        return conversations.get(self.db, turn_id)
+
+    def recent_turns(self, project_id: str, n: int = 10) -> list[Turn]:
+        """The last `n` turns of a project, oldest first."""
+        return conversations.recent(self.db, project_id, n)
+
+    def last_turn(self, project_id: str) -> Turn | None:
+        """The latest turn of a project (its timestamp and task_id), or None."""
+        return conversations.last(self.db, project_id)
+
+    # Metadata -------------------------------------------------------------
+
+    def metadata(self, project_id: str) -> dict[str, Any]:
+        """A project's metadata (goals, users, constraints, preferences, ...)."""
+        return metadata.get_all(self.db, project_id)
+
+    def set_metadata(self, project_id: str, key: str, value: Any) -> None:
+        """Store a JSON value under `key` for a project; None removes it."""
+        metadata.set_value(self.db, project_id, key, value, self._now())
+
+    # Files ----------------------------------------------------------------
+
+    def add_file(
+        self, project_id: str, path: Path | str, file_type: str = "brief",
+        max_bytes: int = MAX_FILE_BYTES,
+    ) -> AddedFile:
+        """Add a text, markdown or PDF file; `duplicate` if the same bytes are already there."""
+        return files.add(self.db, project_id, Path(path), file_type, self._now(), max_bytes)
+
+    def list_files(self, project_id: str) -> list[FileInfo]:
+        """A project's files, without their text."""
+        return files.listing(self.db, project_id)
+
+    def get_file(self, file_id: int) -> ProjectFile:
+        """One file with its text."""
+        return files.get(self.db, file_id)
+
+    # Decisions ------------------------------------------------------------
+
+    def add_decision(
+        self, project_id: str, decision: str, rationale: str = "",
+        conversation_id: int | None = None,
+    ) -> Decision:
+        """Record a decision, why, and (optionally) the turn where it was made."""
+        return decisions.add(
+            self.db, project_id, decision, rationale, conversation_id, self._now()
+        )
+
+    def list_decisions(self, project_id: str, limit: int | None = None) -> list[Decision]:
+        """A project's decisions, newest first."""
+        return decisions.listing(self.db, project_id, limit)
+
+    def search_decisions(
+        self, project_id: str, query: str, limit: int = 10
+    ) -> list[ScoredDecision]:
+        """A project's decisions matching `query` ("why did we choose ..."), best first."""
+        return decisions.search(self.db, project_id, query, limit)
+
+    # Agent memory ---------------------------------------------------------
+
+    def add_process_memory(
+        self, context: str, decision: str, rationale: str = "", outcome: str = "",
+        lessons: str = "",
+    ) -> ProcessMemory:
+        """Remember what the agent decided in which context, why, the outcome, the lessons."""
+        entry = {"context": context, "decision": decision, "rationale": rationale,
+                 "outcome": outcome, "lessons": lessons}
+        return agent_memory.add_process_memory(self.db, entry, self._now())
+
+    def list_process_memory(self, limit: int = 20) -> list[ProcessMemory]:
+        """The latest process-memory entries, newest first."""
+        return agent_memory.list_process_memory(self.db, limit)
+
+    def search_process_memory(self, query: str, limit: int = 10) -> list[ScoredProcessMemory]:
+        """Process-memory entries matching `query`, best first."""
+        return agent_memory.search_process_memory(self.db, query, limit)
+
+    def get_state(self, key: str, default: Any = None) -> Any:
+        """A value of agent state (JSON), or `default`."""
+        return agent_memory.get_state(self.db, key, default)
+
+    def set_state(self, key: str, value: Any) -> None:
+        """Store a JSON value of agent state."""
+        agent_memory.set_state(self.db, key, value, self._now())
+
+    # Search, context, export ----------------------------------------------
+
+    def search(
+        self, query: str, project_id: str | None = None, *, all_projects: bool = False,
+        limit: int = 20,
+    ) -> SearchResults:
+        """Turns, files and decisions matching `query` in one project, or in all projects
+        when `all_projects` is true (grouped by project). One of the two is required."""
+        if all_projects == (project_id is not None):
+            raise UsageError("search one project (project_id) or all of them, not both")
+        return search.search(self.db, query, None if all_projects else project_id, limit)
+
+    def project_context(
+        self, project_id: str, turns: int = 10, decision_count: int = 10
+    ) -> ProjectContext:
+        """Metadata, briefs, latest decisions and recent turns of a project, in one read."""
+        return context.load(self.db, project_id, turns, decision_count)
+
+    def export_project(
+        self, project_id: str, path: Path | str | None = None
+    ) -> export.ProjectExport:
+        """The whole project as one document; also written to `path` (0600) if given."""
+        bundle = export.build(self.db, project_id, self._clock())
+        if path is not None:
+            export.write(bundle, Path(path))
+        return bundle
+
+    def import_project(
+        self, source: Path | str | export.ProjectExport, name: str | None = None
+    ) -> Project:
+        """Recreate an exported project (under `name` if given); UsageError if it exists."""
+        bundle = source if isinstance(source, export.ProjectExport) else export.read(Path(source))
+        return export.restore(self.db, bundle, name)

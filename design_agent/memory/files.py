@@ -1,0 +1,102 @@
+"""Project files: briefs, research notes and other documents, stored as text.
+
+Adding the same bytes twice to a project is detected by sha256 and returns
+the file already stored instead of a copy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from design_agent.errors import NotFoundError, UsageError
+from design_agent.memory import projects
+from design_agent.memory.db import one, rows, transaction
+from design_agent.memory.documents import MAX_FILE_BYTES, read_document
+from design_agent.memory.models import FILE_TYPES, AddedFile, FileInfo, ProjectFile
+
+INFO_COLUMNS = "id, project_id, filename, file_type, uploaded_at, sha256, length(content) AS chars"
+FULL_COLUMNS = f"{INFO_COLUMNS}, content"
+
+
+def add(
+    db: sqlite_utils.Database,
+    project_id: str,
+    path: Path,
+    file_type: str,
+    now: str,
+    max_bytes: int = MAX_FILE_BYTES,
+) -> AddedFile:
+    """Add the file at `path` to a project as `file_type` (brief, research, design, other)."""
+    if file_type not in FILE_TYPES:
+        raise UsageError(f"a file's type is one of {', '.join(FILE_TYPES)}, not '{file_type}'")
+    document = read_document(path, max_bytes)
+    with transaction(db):
+        projects.get(db, project_id)
+        existing = _by_hash(db, project_id, document.sha256)
+        if existing is not None:
+            return AddedFile(file=existing, duplicate=True)
+        cursor = db.execute(
+            "INSERT INTO project_files (project_id, filename, content, file_type, uploaded_at, "
+            "sha256) VALUES (?, ?, ?, ?, ?, ?)",
+            [project_id, document.filename, document.text, file_type, now, document.sha256],
+        )
+        projects.touch(db, project_id, now)
+    return AddedFile(file=info(db, int(cursor.lastrowid or 0)), duplicate=False)
+
+
+def _by_hash(db: sqlite_utils.Database, project_id: str, sha256: str) -> FileInfo | None:
+    row = one(
+        db,
+        f"SELECT {INFO_COLUMNS} FROM project_files WHERE project_id = ? AND sha256 = ?",
+        [project_id, sha256],
+    )
+    return None if row is None else FileInfo.model_validate(row)
+
+
+def info(db: sqlite_utils.Database, file_id: int) -> FileInfo:
+    """A file's details without its text."""
+    row = one(db, f"SELECT {INFO_COLUMNS} FROM project_files WHERE id = ?", [file_id])
+    if row is None:
+        raise NotFoundError(f"no file {file_id}")
+    return FileInfo.model_validate(row)
+
+
+def get(db: sqlite_utils.Database, file_id: int) -> ProjectFile:
+    """A file with its text."""
+    row = one(db, f"SELECT {FULL_COLUMNS} FROM project_files WHERE id = ?", [file_id])
+    if row is None:
+        raise NotFoundError(f"no file {file_id}")
+    return ProjectFile.model_validate(row)
+
+
+def listing(db: sqlite_utils.Database, project_id: str) -> list[FileInfo]:
+    """A project's files, oldest first, without their text."""
+    found = rows(
+        db, f"SELECT {INFO_COLUMNS} FROM project_files WHERE project_id = ? ORDER BY id",
+        [project_id],
+    )
+    return [FileInfo.model_validate(r) for r in found]
+
+
+def of_type(db: sqlite_utils.Database, project_id: str, file_type: str) -> list[ProjectFile]:
+    """A project's files of one type, with their text, oldest first."""
+    found = rows(
+        db,
+        f"SELECT {FULL_COLUMNS} FROM project_files WHERE project_id = ? AND file_type = ? "
+        "ORDER BY id",
+        [project_id, file_type],
+    )
+    return [ProjectFile.model_validate(r) for r in found]
+
+
+def every(db: sqlite_utils.Database, project_id: str) -> list[dict[str, Any]]:
+    """All of a project's files as rows with their text (for export)."""
+    return rows(
+        db,
+        "SELECT filename, file_type, uploaded_at, sha256, content FROM project_files "
+        "WHERE project_id = ? ORDER BY id",
+        [project_id],
+    )

@@ -1,0 +1,184 @@
+"""Pydantic models of every row and result that leaves the memory package.
+
+Callers never see sqlite rows or dicts: each function in `design_agent.memory`
+returns one of these, validated on the way out, so a bad row is an error here
+and not a surprise in the pipeline or the shell.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+Role = Literal["user", "agent"]
+TurnStatus = Literal["complete", "cancelled", "failed"]
+FileType = Literal["brief", "research", "design", "other"]
+HitKind = Literal["turn", "file", "decision"]
+
+ROLES: tuple[str, ...] = ("user", "agent")
+TURN_STATUSES: tuple[str, ...] = ("complete", "cancelled", "failed")
+FILE_TYPES: tuple[str, ...] = ("brief", "research", "design", "other")
+
+
+class Row(BaseModel):
+    """Base of the row models: immutable, unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Project(Row):
+    """A project: `id` is a slug fixed at creation; `name` may be renamed."""
+
+    id: str
+    name: str
+    created_at: datetime
+    last_accessed: datetime
+
+
+class ProjectSummary(Project):
+    """A project as listed: with its number of turns, files and decisions."""
+
+    turns: int = 0
+    files: int = 0
+    decisions: int = 0
+    active: bool = False
+
+
+class Turn(Row):
+    """One message of a conversation, the user's or the agent's."""
+
+    id: int
+    project_id: str
+    timestamp: datetime
+    role: Role
+    message: str
+    task_id: str | None = None
+    agent_id: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    status: TurnStatus = "complete"
+    tokens: int | None = None
+    cost: float | None = None
+    validation: dict[str, Any] | None = None
+    parent_id: int | None = None
+
+
+class FileInfo(Row):
+    """A file added to a project, without its text."""
+
+    id: int
+    project_id: str
+    filename: str
+    file_type: FileType
+    uploaded_at: datetime
+    sha256: str
+    chars: int
+
+
+class ProjectFile(FileInfo):
+    """A file added to a project, with the text extracted from it."""
+
+    content: str
+
+
+class AddedFile(Row):
+    """The result of adding a file: `duplicate` when the same bytes were already there."""
+
+    file: FileInfo
+    duplicate: bool
+
+
+class Decision(Row):
+    """A decision recorded in a project, with why, and the turn where it was made."""
+
+    id: int
+    project_id: str
+    decision: str
+    rationale: str
+    conversation_id: int | None = None
+    timestamp: datetime
+
+
+class ProcessMemory(Row):
+    """Agent memory: what the agent decided in which context, and what it learned."""
+
+    id: int
+    context: str
+    decision: str
+    rationale: str
+    outcome: str
+    lessons: str
+    timestamp: datetime
+
+
+class Scored(Row):
+    """A search result: a row and its relevance (higher is better)."""
+
+    score: float
+
+
+class ScoredDecision(Scored):
+    """A decision found by search."""
+
+    item: Decision
+
+
+class ScoredProcessMemory(Scored):
+    """A process-memory entry found by search."""
+
+    item: ProcessMemory
+
+
+class SearchHit(Scored):
+    """One turn, file or decision that matched a search, with a short excerpt."""
+
+    kind: HitKind
+    id: int
+    project_id: str
+    timestamp: datetime
+    title: str
+    snippet: str
+
+
+class ProjectHits(Row):
+    """The hits of one project, best first."""
+
+    project: Project
+    hits: list[SearchHit]
+
+
+class SearchResults(Row):
+    """Search results grouped by project (one group when the search was scoped)."""
+
+    query: str
+    terms: list[str]
+    all_projects: bool
+    groups: list[ProjectHits] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def total(self) -> int:
+        """The number of hits in all groups."""
+        return sum(len(group.hits) for group in self.groups)
+
+
+class DeletionReport(Row):
+    """What deleting a project removes; pass it back to confirm the deletion."""
+
+    project: Project
+    turns: int
+    files: int
+    decisions: int
+    metadata: int
+
+
+class ProjectContext(Row):
+    """Everything the pipeline needs about a project for one turn, loaded at once."""
+
+    project: Project
+    metadata: dict[str, Any]
+    briefs: list[ProjectFile]
+    decisions: list[Decision]
+    recent_turns: list[Turn]

@@ -1,0 +1,200 @@
+"""The project registry: create, find, list, switch, rename and delete projects.
+
+A project's `id` is the slug of its first name, fixed for life (rows, exports
+and the active pointer refer to it); renaming changes the name and its lookup
+key only. Lookup is case- and accent-insensitive: "mobile checkout",
+"Mobile-Checkout" and "móbile checkout" all find "Mobile Checkout".
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+import sqlite_utils
+
+from design_agent.errors import NotFoundError, UsageError
+from design_agent.memory import agent_memory, search_index
+from design_agent.memory.db import one, rows, scalar, transaction
+from design_agent.memory.models import DeletionReport, Project, ProjectSummary
+from design_agent.memory.text import slugify
+
+COLUMNS = "id, name, created_at, last_accessed"
+ACTIVE_KEY = "active_project"
+MAX_NAME = 100
+
+
+def _key_of(name: str) -> str:
+    clean = " ".join(name.split())
+    if not clean:
+        raise UsageError("a project needs a name, e.g. design-agent projects create 'Checkout'")
+    if len(clean) > MAX_NAME:
+        raise UsageError(f"a project name has at most {MAX_NAME} characters")
+    key = slugify(clean)
+    if not key:
+        raise UsageError(f"'{name}' has no letters or digits; choose a name with some")
+    return key
+
+
+def create(
+    db: sqlite_utils.Database, name: str, now: str, project_id: str | None = None
+) -> Project:
+    """Create a project; UsageError if one with the same name (any case/accents) exists.
+
+    `project_id` keeps a given id (an imported project's); by default it is the slug.
+    """
+    key = _key_of(name)
+    with transaction(db):
+        existing = one(db, f"SELECT {COLUMNS} FROM projects WHERE name_key = ?", [key])
+        if existing is not None:
+            raise UsageError(
+                f"a project named '{existing['name']}' already exists; "
+                f"switch to it with: design-agent projects switch '{existing['name']}'"
+            )
+        if project_id is not None and scalar(db, "SELECT 1 FROM projects WHERE id = ?",
+                                             [project_id]):
+            raise UsageError(f"a project with id '{project_id}' already exists")
+        project_id = project_id or _free_id(db, key)
+        search_key = search_index.next_search_key(db)
+        db.execute(
+            "INSERT INTO projects (id, name, name_key, search_key, created_at, last_accessed) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [project_id, " ".join(name.split()), key, search_key, now, now],
+        )
+        search_index.create_index(db, project_id, search_key)
+    return get(db, project_id)
+
+
+def _free_id(db: sqlite_utils.Database, key: str) -> str:
+    # A renamed project keeps its id, so a new project may need "-2", "-3", ...
+    candidate, n = key, 1
+    while scalar(db, "SELECT 1 FROM projects WHERE id = ?", [candidate]):
+        n += 1
+        candidate = f"{key}-{n}"
+    return candidate
+
+
+def get(db: sqlite_utils.Database, project_id: str) -> Project:
+    """The project with this exact id; NotFoundError otherwise."""
+    row = one(db, f"SELECT {COLUMNS} FROM projects WHERE id = ?", [project_id])
+    if row is None:
+        raise NotFoundError(f"no project with id '{project_id}'")
+    return Project.model_validate(row)
+
+
+def find(db: sqlite_utils.Database, name: str) -> Project:
+    """The project called `name` (or with that id), ignoring case and accents."""
+    key = slugify(name)
+    row = one(
+        db,
+        f"SELECT {COLUMNS} FROM projects WHERE name_key = :key OR id IN (:raw, :key) "
+        "ORDER BY name_key = :key DESC LIMIT 1",
+        {"key": key, "raw": name},
+    )
+    if row is None:
+        raise NotFoundError(_not_found_message(db, name))
+    return Project.model_validate(row)
+
+
+def _not_found_message(db: sqlite_utils.Database, name: str) -> str:
+    names = [r["name"] for r in rows(db, "SELECT name FROM projects ORDER BY name")]
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    hint = f" Did you mean: {', '.join(close)}?" if close else ""
+    known = f" Projects: {', '.join(names)}." if names and not close else ""
+    return (
+        f"no project named '{name}'.{hint}{known} "
+        f"Create it with: design-agent projects create '{name}'"
+    )
+
+
+def summaries(db: sqlite_utils.Database) -> list[ProjectSummary]:
+    """Every project, most recently used first, with its counts and the active flag."""
+    active = agent_memory.get_state(db, ACTIVE_KEY)
+    found = rows(
+        db,
+        f"""SELECT {COLUMNS},
+            (SELECT count(*) FROM conversations c WHERE c.project_id = p.id) AS turns,
+            (SELECT count(*) FROM project_files f WHERE f.project_id = p.id) AS files,
+            (SELECT count(*) FROM project_decisions d WHERE d.project_id = p.id) AS decisions
+        FROM projects p ORDER BY last_accessed DESC, id""",
+    )
+    return [ProjectSummary.model_validate({**r, "active": r["id"] == active}) for r in found]
+
+
+def touch(db: sqlite_utils.Database, project_id: str, now: str) -> None:
+    """Record that the project was just used (it moves to the top of the list)."""
+    db.execute("UPDATE projects SET last_accessed = ? WHERE id = ?", [now, project_id])
+
+
+def rename(db: sqlite_utils.Database, project_id: str, new_name: str) -> Project:
+    """Give a project a new name (its id does not change)."""
+    key = _key_of(new_name)
+    with transaction(db):
+        clash = one(db, "SELECT id, name FROM projects WHERE name_key = ? AND id != ?",
+                    [key, project_id])
+        if clash is not None:
+            raise UsageError(f"another project is already named '{clash['name']}'")
+        db.execute(
+            "UPDATE projects SET name = ?, name_key = ? WHERE id = ?",
+            [" ".join(new_name.split()), key, project_id],
+        )
+    return get(db, project_id)
+
+
+def active(db: sqlite_utils.Database) -> Project | None:
+    """The active project, or None (never set, or deleted since)."""
+    project_id = agent_memory.get_state(db, ACTIVE_KEY)
+    if not isinstance(project_id, str):
+        return None
+    row = one(db, f"SELECT {COLUMNS} FROM projects WHERE id = ?", [project_id])
+    return None if row is None else Project.model_validate(row)
+
+
+def switch(db: sqlite_utils.Database, project_id: str, now: str) -> Project:
+    """Make the project active and mark it as just used."""
+    with transaction(db):
+        get(db, project_id)
+        agent_memory.set_state(db, ACTIVE_KEY, project_id, now)
+        touch(db, project_id, now)
+    return get(db, project_id)
+
+
+def deletion_report(db: sqlite_utils.Database, project_id: str) -> DeletionReport:
+    """What deleting the project would remove."""
+    def count(table: str) -> int:
+        return int(scalar(db, f"SELECT count(*) FROM {table} WHERE project_id = ?",
+                          [project_id]))
+
+    return DeletionReport(
+        project=get(db, project_id),
+        turns=count("conversations"),
+        files=count("project_files"),
+        decisions=count("project_decisions"),
+        metadata=count("project_metadata"),
+    )
+
+
+def delete(db: sqlite_utils.Database, confirmed: DeletionReport) -> DeletionReport:
+    """Delete a project and every row of it, if it still matches what the user confirmed."""
+    project_id = confirmed.project.id
+    with transaction(db):
+        current = deletion_report(db, project_id)
+        if _counts(current) != _counts(confirmed):
+            raise UsageError(
+                f"project '{current.project.name}' changed since you confirmed "
+                f"({_describe(current)} now); run the delete again to confirm these counts"
+            )
+        search_key = scalar(db, "SELECT search_key FROM projects WHERE id = ?", [project_id])
+        search_index.drop_index(db, int(search_key))
+        db.execute("DELETE FROM projects WHERE id = ?", [project_id])
+        if agent_memory.get_state(db, ACTIVE_KEY) == project_id:
+            agent_memory.delete_state(db, ACTIVE_KEY)
+    return current
+
+
+def _counts(report: DeletionReport) -> tuple[Any, ...]:
+    return (report.turns, report.files, report.decisions, report.metadata)
+
+
+def _describe(report: DeletionReport) -> str:
+    return f"{report.turns} turns, {report.files} files, {report.decisions} decisions"

@@ -1,0 +1,130 @@
+"""Search over turns, files and decisions: one project, or all of them grouped by project.
+
+Scoping happens inside the indexes: a project's turns have their own index
+(search_index.py) and files and decisions carry a per-project scope token
+(decisions.scoped), so a scoped search never reads another project's rows.
+Each index returns its best bounded candidates (fts.ranked); hits are merged
+by score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from design_agent.memory import conversations, fts
+from design_agent.memory.db import rows, rows_by_id
+from design_agent.memory.decisions import WEIGHTS as DECISION_WEIGHTS
+from design_agent.memory.decisions import scoped
+from design_agent.memory.models import HitKind, Project, ProjectHits, SearchHit, SearchResults
+from design_agent.memory.projects import COLUMNS as PROJECT_COLUMNS
+from design_agent.memory.search_index import turns_index
+from design_agent.memory.text import match_expression, query_terms, snippet
+
+SCOPED_CAP = 500  # candidates per index when searching one project
+CROSS_CAP = 60  # candidates per project's turn index when searching all of them
+FILE_WEIGHTS = (0.0, 2.0, 1.0)  # scope, filename, content
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    kind: HitKind
+    id: int
+    score: float
+
+
+def search(
+    db: sqlite_utils.Database, query: str, project_id: str | None, limit: int = 20
+) -> SearchResults:
+    """Search one project (`project_id`) or every project (None), grouped by project."""
+    terms = query_terms(query)
+    results = SearchResults(query=query, terms=terms, all_projects=project_id is None)
+    if match_expression(terms) is None:
+        return results
+    scope = _projects(db, project_id)
+    cap = SCOPED_CAP if project_id else CROSS_CAP
+    found = [(pid, hit) for pid, (_, key) in scope.items()
+             for hit in _turns(db, terms, key, cap, limit)]
+    found += [(pid, hit) for pid, hit in _shared(db, terms, project_id, cap * 2, limit)
+              if pid in scope]
+    # The best `limit` hits overall, grouped by project; groups ordered by their best hit.
+    best = sorted(found, key=lambda pair: -pair[1].score)[:limit]
+    by_project: dict[str, list[_Ranked]] = {}
+    for pid, hit in best:
+        by_project.setdefault(pid, []).append(hit)
+    groups = [_group(db, scope[pid][0], hits, terms) for pid, hits in by_project.items()]
+    return results.model_copy(update={"groups": groups})
+
+
+def _projects(db: sqlite_utils.Database, project_id: str | None) -> dict[str, tuple[Project, int]]:
+    where, params = ("WHERE id = ?", [project_id]) if project_id else ("", [])
+    found = rows(db, f"SELECT {PROJECT_COLUMNS}, search_key FROM projects {where}", params)
+    return {
+        r["id"]: (Project.model_validate({k: v for k, v in r.items() if k != "search_key"}),
+                  int(r["search_key"]))
+        for r in found
+    }
+
+
+def _turns(
+    db: sqlite_utils.Database, terms: list[str], search_key: int, cap: int, limit: int
+) -> list[_Ranked]:
+    expression = match_expression(terms)
+    assert expression is not None
+    found = fts.ranked(db, turns_index(search_key), expression, cap=cap, limit=limit)
+    return [_Ranked("turn", rowid, score) for rowid, score in found]
+
+
+def _shared(
+    db: sqlite_utils.Database, terms: list[str], project_id: str | None, cap: int, limit: int
+) -> list[tuple[str, _Ranked]]:
+    """Hits in the decision and file indexes, shared by all projects, with their project."""
+    out: list[tuple[str, _Ranked]] = []
+    sources: list[tuple[HitKind, str, str, list[str], tuple[float, ...]]] = [
+        ("decision", "project_decisions", "project_decisions_fts", ["decision", "rationale"],
+         DECISION_WEIGHTS),
+        ("file", "project_files", "project_files_fts", ["filename", "content"], FILE_WEIGHTS),
+    ]
+    for kind, table, index, columns, weights in sources:
+        expression = match_expression(terms, columns)
+        assert expression is not None
+        if project_id:
+            expression = scoped(project_id, expression)
+        found = fts.ranked(db, index, expression, weights, cap=cap, limit=limit)
+        owners = rows_by_id(db, table, "id, project_id", [rowid for rowid, _ in found])
+        out += [(owners[r]["project_id"], _Ranked(kind, r, s)) for r, s in found if r in owners]
+    return out
+
+
+def _group(
+    db: sqlite_utils.Database, project: Project, best: list[_Ranked], terms: list[str]
+) -> ProjectHits:
+    loaded = {kind: _load(db, kind, [r.id for r in best if r.kind == kind])
+              for kind in ("turn", "file", "decision")}
+    hits = [_hit(project.id, r, loaded[r.kind][r.id], terms) for r in best
+            if r.id in loaded[r.kind]]
+    return ProjectHits(project=project, hits=hits)
+
+
+def _load(db: sqlite_utils.Database, kind: str, ids: list[int]) -> dict[int, dict[str, Any]]:
+    if kind == "turn":
+        return rows_by_id(db, "conversations", conversations.COLUMNS, ids)
+    if kind == "file":
+        return rows_by_id(db, "project_files",
+                          "id, filename, uploaded_at AS timestamp, content", ids)
+    return rows_by_id(db, "project_decisions", "id, decision, rationale, timestamp", ids)
+
+
+def _hit(project_id: str, ranked: _Ranked, row: dict[str, Any], terms: list[str]) -> SearchHit:
+    if ranked.kind == "turn":
+        title, text = f"{row['role']} turn {row['id']}", row["message"]
+    elif ranked.kind == "file":
+        title, text = row["filename"], row["content"]
+    else:
+        title, text = row["decision"], row["rationale"] or row["decision"]
+    return SearchHit(
+        kind=ranked.kind, id=ranked.id, project_id=project_id, score=ranked.score,
+        timestamp=row["timestamp"], title=title, snippet=snippet(text, terms),
+    )

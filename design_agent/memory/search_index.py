@@ -1,0 +1,99 @@
+"""Each project's own full-text index over its turns: created, dropped and rebuilt.
+
+Why one index per project (see schema.py): FTS5's bm25 counts every query
+word over the whole table before ranking, so with a million turns in one
+table a scoped search costs as much as a global one. With one small table per
+project the work of a scoped search is bounded by that project's size.
+
+The triggers are per project too (`WHEN new.project_id = '<id>'`), so the
+index stays in sync with `conversations` whoever writes to it.
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+from design_agent.memory.db import scalar, sql_literal, transaction
+from design_agent.memory.schema import FTS_OPTIONS
+
+
+def turns_index(search_key: int) -> str:
+    """The name of the FTS5 table over one project's turns."""
+    return f"conversations_fts_{int(search_key)}"
+
+
+def index_statements(project_id: str, search_key: int) -> tuple[str, ...]:
+    """DDL of one project's turn index and of the triggers that keep it in sync."""
+    fts = turns_index(search_key)
+    pid = sql_literal(project_id)
+    insert = f"INSERT INTO {fts}(rowid, message) VALUES (new.id, new.message);"
+    delete = f"INSERT INTO {fts}({fts}, rowid, message) VALUES ('delete', old.id, old.message);"
+    return (
+        f"CREATE VIRTUAL TABLE {fts} USING fts5(message, {FTS_OPTIONS})",
+        f"CREATE TRIGGER {fts}_insert AFTER INSERT ON conversations "
+        f"WHEN new.project_id = {pid} BEGIN {insert} END",
+        f"CREATE TRIGGER {fts}_delete AFTER DELETE ON conversations "
+        f"WHEN old.project_id = {pid} BEGIN {delete} END",
+        f"CREATE TRIGGER {fts}_update AFTER UPDATE OF message ON conversations "
+        f"WHEN new.project_id = {pid} BEGIN {delete} {insert} END",
+    )
+
+
+def create_index(db: sqlite_utils.Database, project_id: str, search_key: int) -> None:
+    """Create a project's turn index (call inside the transaction that creates it)."""
+    for statement in index_statements(project_id, search_key):
+        db.execute(statement)
+
+
+def drop_index(db: sqlite_utils.Database, search_key: int) -> None:
+    """Drop a project's triggers and index, so deleting its turns costs no index work."""
+    fts = turns_index(search_key)
+    for event in ("insert", "delete", "update"):
+        db.execute(f"DROP TRIGGER IF EXISTS {fts}_{event}")
+    db.execute(f"DROP TABLE IF EXISTS {fts}")
+
+
+def next_search_key(db: sqlite_utils.Database) -> int:
+    """A search key no live project uses (call inside the creating transaction)."""
+    return int(scalar(db, "SELECT coalesce(max(search_key), 0) + 1 FROM projects"))
+
+
+def rebuild_index(db: sqlite_utils.Database, project_id: str, search_key: int) -> None:
+    """Re-index every turn of a project from `conversations` (repair, migrations)."""
+    fts = turns_index(search_key)
+    db.execute(f"INSERT INTO {fts}({fts}) VALUES ('delete-all')")
+    db.execute(
+        f"INSERT INTO {fts}(rowid, message) "
+        "SELECT id, message FROM conversations WHERE project_id = ?",
+        [project_id],
+    )
+
+
+def merge(db: sqlite_utils.Database, search_key: int, pages: int) -> None:
+    """Merge a project's index segments, writing at most about `pages` pages.
+
+    Every committed turn adds a small segment to its project's index and FTS5
+    merges them only lazily; a search reads every segment, so a fragmented
+    index is slower (2-3x for common words). Repeated calls converge to one
+    segment; when there is one already, this costs nothing.
+    """
+    fts = turns_index(search_key)
+    db.execute(f"INSERT INTO {fts}({fts}, rank) VALUES ('merge', ?)", [-abs(pages)])
+
+
+def merge_project(db: sqlite_utils.Database, project_id: str, pages: int) -> None:
+    """`merge` for a project given by id, in its own write transaction (no-op if deleted)."""
+    with transaction(db):
+        key = scalar(db, "SELECT search_key FROM projects WHERE id = ?", [project_id])
+        if key is not None:
+            merge(db, int(key), pages)
+
+
+def optimize_all(db: sqlite_utils.Database) -> None:
+    """Merge every full-text index into a single segment."""
+    names = [row[0] for row in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL%'"
+    ).fetchall()]
+    for name in names:
+        with transaction(db):
+            db.execute(f"INSERT INTO {name}({name}) VALUES ('optimize')")

@@ -1,0 +1,105 @@
+"""Text helpers: project slugs and safe FTS5 queries built from what the user typed.
+
+User text never reaches FTS5 as syntax. It is cut into words the way the
+`unicode61` tokenizer cuts them, each word is quoted (so `AND`, `NOT`, `*`,
+quotes and parentheses are plain text), stop words of the question ("why did
+we choose ...", "por qué decidimos ...") are dropped and the rest are ORed
+with prefix matching, so bm25 ranks the rows that share the most rare words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Words that carry the question, not its subject (compared without accents).
+_STOP_TEXT = """
+    a about after again all also am an and any are as at be because been before being
+    but by can could did do does doing done for from had has have having he her here
+    him his how i if in into is it its just let me more most my no nor not now of on
+    once only or other our ours out over own same she should so some such than that
+    the their them then there these they this those through to too under until up us
+    very was we were what when where which while who whom why will with would you your
+    choose chose chosen choosing decide decided deciding pick picked select selected
+    opt opted go went going use used make made tell told say said remember know think
+    thought please again ago last
+    el la los las un una unos unas y o u e de del al a ante con contra en entre para
+    por sin sobre tras que qué quien quién cual cuál cuando cuándo como cómo donde
+    dónde porque porqué es son fue fueron era eran ser estar esta este esto estos estas
+    ese esa eso esos esas lo le les se su sus mi mis tu tus nos nosotros nuestra
+    nuestro nuestras nuestros yo te ti ya muy mas más pero si sí no hay han ha he
+    hemos habia había decidimos decidio decidió decidir decidiste elegimos elegir
+    eligio eligió escogimos escoger optamos usamos usar hicimos hacer dijimos dime
+    recuerdas recuerda
+"""
+
+MAX_TERMS = 12  # bound the work of one query, whatever the user pastes
+MIN_PREFIX = 3  # "a*" would expand to half the vocabulary
+MAX_SLUG = 48
+
+_WORD = re.compile(r"[^\W_]+")  # runs of letters and digits, like unicode61
+
+
+def fold(text: str) -> str:
+    """Lower-case `text` and strip accents: "Investigación" -> "investigacion"."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return unicodedata.normalize("NFC", stripped).casefold()
+
+
+STOP_WORDS = frozenset(fold(word) for word in _STOP_TEXT.split())
+
+
+def slugify(name: str) -> str:
+    """The lookup key and default id of a project name: "Café Móvil!" -> "cafe-movil"."""
+    words = _WORD.findall(fold(name))
+    return "-".join(words)[:MAX_SLUG].strip("-")
+
+
+def words(text: str) -> list[str]:
+    """The folded words of `text`, in order, duplicates removed."""
+    found = _WORD.findall(fold(unicodedata.normalize("NFKC", text)))
+    return list(dict.fromkeys(found))
+
+
+def query_terms(text: str) -> list[str]:
+    """The words worth searching for: stop words dropped, unless nothing else is left."""
+    every = words(text)
+    meaningful = [w for w in every if w not in STOP_WORDS]
+    return (meaningful or every)[:MAX_TERMS]
+
+
+def _phrase(term: str) -> str:
+    # A folded word has no double quote, so quoting makes it plain text for FTS5.
+    quoted = f'"{term}"'
+    return f"{quoted}*" if len(term) >= MIN_PREFIX else quoted
+
+
+def match_expression(terms: list[str], columns: list[str] | None = None) -> str | None:
+    """An FTS5 MATCH expression that ORs `terms` (prefix-matched) within `columns`.
+
+    Returns None when there is nothing to search for, so callers return no
+    rows instead of sending an empty (invalid) expression to FTS5.
+    """
+    if not terms:
+        return None
+    either = " OR ".join(_phrase(term) for term in terms)
+    if not columns:
+        return f"({either})"
+    return "{" + " ".join(columns) + "} : (" + either + ")"
+
+
+def snippet(text: str, terms: list[str], width: int = 160) -> str:
+    """A one-line excerpt of `text` around the first word that starts with a term."""
+    flat = " ".join(text.split())
+    folded = fold(flat)
+    starts = [m.start() for t in terms if (m := re.search(rf"\b{re.escape(t)}", folded))]
+    # Folding can change the length (e.g. "ß" -> "ss"); only trust positions if it did not.
+    first = min(starts) if starts and len(folded) == len(flat) else 0
+    begin = max(0, first - width // 3)
+    excerpt = flat[begin : begin + width]
+    prefix = "…" if begin > 0 else ""
+    suffix = "…" if begin + width < len(flat) else ""
+    return f"{prefix}{excerpt.strip()}{suffix}"

@@ -1,0 +1,205 @@
+"""The database file survives real life: two processes at once, kill -9, old and new versions."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from design_agent.errors import ConfigError
+from design_agent.memory import Memory
+from design_agent.memory.schema import LATEST_VERSION, V1
+from design_agent.memory.search_index import index_statements
+
+WRITER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from design_agent.memory import Memory
+
+    path, name, start = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+    while not start.exists():  # both writers start at the same moment
+        time.sleep(0.005)
+    with Memory.open(path) as memory:
+        own = memory.create_project(name).id
+        shared = memory.find_project("Shared").id
+        for n in range(60):
+            memory.recent_turns(shared, 3)  # read, then write: the classic lock upgrade
+            turn = memory.add_turn(shared, "user", f"{name} says hello number {n}")
+            memory.add_turn(own, "agent", f"answer {n}", parent_id=None)
+            memory.add_decision(shared, f"{name} decision {n}", "because", turn.id)
+            memory.search("hello", shared)
+""")
+
+OPENER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from design_agent.memory import Memory
+
+    start = Path(sys.argv[3])
+    while not start.exists():
+        time.sleep(0.002)
+    with Memory.open(Path(sys.argv[1])) as memory:
+        memory.add_turn(memory.create_project(sys.argv[2]).id, "user", "first words")
+""")
+
+BATCHER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from design_agent.memory import Memory
+
+    with Memory.open(Path(sys.argv[1])) as memory:
+        project = memory.find_project("Crash").id
+        for batch in range(100_000):
+            with memory.transaction():  # one exchange: 40 turns and a decision, all or nothing
+                first = None
+                for n in range(40):
+                    turn = memory.add_turn(project, "user" if n % 2 == 0 else "agent",
+                                           f"batch {batch} turn {n} " + "words " * 50)
+                    first = first or turn.id
+                memory.add_decision(project, f"batch {batch} decided", "why", first)
+            print(batch, flush=True)
+""")
+
+
+def python(script: str, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_processes_write_at_once_without_database_is_locked(tmp_path):
+    path = tmp_path / "design-agent.db"
+    with Memory.open(path) as memory:
+        memory.create_project("Shared")
+    start = tmp_path / "go"
+    writers = [python(WRITER, str(path), name, str(start)) for name in ("Ana", "Bruno")]
+    time.sleep(0.3)
+    start.touch()
+    outcomes = [w.communicate(timeout=120) for w in writers]
+    assert [w.returncode for w in writers] == [0, 0], outcomes
+    assert not any("locked" in err for _, err in outcomes)
+    with Memory.open(path) as memory:
+        counts = {p.name: (p.turns, p.decisions) for p in memory.list_projects()}
+        assert counts == {"Shared": (120, 120), "Ana": (60, 0), "Bruno": (60, 0)}
+        assert memory.search("hello", memory.find_project("shared").id, limit=500).total == 120
+
+
+def test_three_processes_creating_the_same_new_database_at_once(tmp_path):
+    path = tmp_path / "new" / "design-agent.db"
+    start = tmp_path / "go"
+    openers = [python(OPENER, str(path), name, str(start)) for name in ("A", "B", "C")]
+    time.sleep(0.3)
+    start.touch()
+    outcomes = [o.communicate(timeout=60) for o in openers]
+    assert [o.returncode for o in openers] == [0, 0, 0], outcomes
+    with Memory.open(path) as memory:
+        assert sorted((p.name, p.turns) for p in memory.list_projects()) == [
+            ("A", 1), ("B", 1), ("C", 1)]
+
+
+def test_kill_9_in_the_middle_of_a_batch_leaves_whole_batches_only(tmp_path):
+    path = tmp_path / "design-agent.db"
+    with Memory.open(path) as memory:
+        memory.create_project("Crash")
+    writer = python(BATCHER, str(path))
+    assert writer.stdout is not None
+    for line in writer.stdout:
+        if int(line) >= 4:
+            break
+    time.sleep(0.013)  # land somewhere inside a later batch
+    os.kill(writer.pid, signal.SIGKILL)
+    writer.wait(timeout=10)
+
+    with Memory.open(path) as memory:
+        assert memory.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        memory.db.execute(
+            "INSERT INTO conversations_fts_1(conversations_fts_1) VALUES ('integrity-check')"
+        )
+        project = memory.find_project("crash")
+        turns = memory.recent_turns(project.id, 1_000_000)
+        batches = {int(t.message.split()[1]) for t in turns}
+        assert len(turns) == 40 * len(batches) and batches == set(range(len(batches)))
+        assert all(t.message.endswith("words " * 50) for t in turns)
+        assert len(memory.list_decisions(project.id)) == len(batches) >= 5
+        indexed = memory.db.execute(
+            "SELECT count(*) FROM conversations_fts_1 WHERE conversations_fts_1 MATCH 'batch'"
+        ).fetchone()[0]
+        assert indexed == len(turns)
+        memory.add_turn(project.id, "user", "life goes on")  # and it is writable again
+
+
+def build_version_1(path: Path) -> None:
+    """A database as design-agent's first schema left it, with some rows in it."""
+    db = sqlite3.connect(path)
+    for statement in (*V1, *index_statements("checkout", 1)):
+        db.execute(statement)
+    now = "2025-01-01T10:00:00.000000+00:00"
+    db.execute(
+        "INSERT INTO projects VALUES ('checkout', 'Checkout', 'checkout', 1, ?, ?)", [now, now]
+    )
+    db.execute(
+        "INSERT INTO conversations (project_id, timestamp, role, message) "
+        "VALUES ('checkout', ?, 'user', 'moderated usability test plan')",
+        [now],
+    )
+    db.execute(
+        "INSERT INTO process_memory (context, decision, rationale, outcome, lessons, "
+        "timestamp) VALUES ('b2b checkout', 'moderated testing', 'few users', 'ok', "
+        "'recruit early', ?)",
+        [now],
+    )
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+
+
+def test_a_version_1_database_is_migrated_forward(tmp_path):
+    path = tmp_path / "design-agent.db"
+    build_version_1(path)
+    with Memory.open(path) as memory:
+        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 2
+        assert memory.find_project("checkout").name == "Checkout"
+        assert memory.search("usability", "checkout").total == 1
+        found = memory.search_process_memory("why did we choose moderated testing")
+        assert [f.item.lessons for f in found] == ["recruit early"]
+        memory.add_process_memory("onboarding", "diary study")
+        assert memory.search_process_memory("diary")[0].item.decision == "diary study"
+
+
+def test_a_database_from_a_newer_version_is_refused_and_left_alone(tmp_path):
+    path = tmp_path / "design-agent.db"
+    with Memory.open(path) as memory:
+        memory.create_project("Checkout")
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {LATEST_VERSION + 5}")
+    db.commit()
+    db.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(ConfigError, match="newer design-agent"):
+        Memory.open(path)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def test_files_that_are_not_our_database_are_refused(tmp_path):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(ConfigError, match="not a readable design-agent database"):
+        Memory.open(garbage)
+    foreign = tmp_path / "foreign.db"
+    db = sqlite3.connect(foreign)
+    db.execute("CREATE TABLE invoices (id INTEGER)")
+    db.commit()
+    db.close()
+    with pytest.raises(ConfigError, match="not a design-agent database"):
+        Memory.open(foreign)
