@@ -120,6 +120,7 @@ def cli(ctx: click.Context, home: str | None, debug: bool) -> None:
       design-agent config set provider claude
     """
     ctx.obj = AppContext(home_flag=home, debug=debug)
+    ctx.call_on_close(ctx.obj.close)
     if ctx.invoked_subcommand is None:
         from design_agent.shell import run_shell
 

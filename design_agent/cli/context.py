@@ -55,3 +55,8 @@ class AppContext:
         from design_agent.session import Services
 
         return Services(self.home, self.catalogue, self.memory, self.setting_flags)
+
+    def close(self) -> None:
+        """Close the database if this invocation opened it (merges its search indexes)."""
+        if "memory" in self.__dict__:
+            self.memory.close()
