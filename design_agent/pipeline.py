@@ -565,7 +565,6 @@ class Pipeline:
         checklist = {
             **validation.model_dump(),
             "score": validation.score,
-            "tier": answer.tier,
             "tier_reason": answer.tier_reason,
         }
         project, task = answer.project, answer.task
@@ -583,6 +582,7 @@ class Pipeline:
                 cost=usage.cost_usd if usage else None,
                 validation=checklist,
                 parent_id=answer.user_turn_id,
+                tier=answer.tier,
             )
             for tag in stream.decisions:
                 self.memory.add_decision(project.id, tag.decision, tag.rationale, turn.id)

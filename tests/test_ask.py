@@ -69,6 +69,7 @@ def test_an_english_design_request_gets_the_right_method_and_is_remembered(home,
     turns = history(home)
     assert [t["role"] for t in turns[-2:]] == ["user", "agent"]
     assert turns[-1]["task_id"] == "usability_test_plan"
+    assert turns[-1]["provider"] == "offline" and turns[-1]["tier"] in {"fast", "deep"}
 
 
 def test_a_spanish_request_is_answered_in_spanish_with_the_right_persona(home, offline):

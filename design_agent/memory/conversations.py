@@ -20,10 +20,10 @@ from design_agent.memory.models import ROLES, TURN_STATUSES, Turn
 
 COLUMNS = (
     "id, project_id, timestamp, role, message, task_id, agent_id, provider, model, "
-    "status, tokens, cost, validation, parent_id"
+    "status, tokens, cost, validation, parent_id, tier"
 )
-UPDATABLE = ("message", "status", "task_id", "agent_id", "provider", "model", "tokens",
-             "cost", "validation")
+UPDATABLE = ("message", "status", "task_id", "agent_id", "provider", "model", "tier",
+             "tokens", "cost", "validation")
 INSERTABLE = ("role", "parent_id", *UPDATABLE)
 
 

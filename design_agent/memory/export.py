@@ -41,6 +41,7 @@ class ExportedTurn(Row):
     cost: float | None = None
     validation: dict[str, Any] | None = None
     parent: int | None = None
+    tier: str | None = None
 
 
 class ExportedFile(Row):
@@ -169,11 +170,11 @@ def _insert_turns(
         validation = None if turn.validation is None else json.dumps(turn.validation)
         cursor = db.execute(
             "INSERT INTO conversations (project_id, timestamp, role, message, task_id, agent_id, "
-            "provider, model, status, tokens, cost, validation, parent_id) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "provider, model, status, tokens, cost, validation, parent_id, tier) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [project_id, stamp(turn.timestamp), turn.role, turn.message, turn.task_id,
              turn.agent_id, turn.provider, turn.model, turn.status, turn.tokens, turn.cost,
-             validation, ids.get(turn.parent or 0)],
+             validation, ids.get(turn.parent or 0), turn.tier],
         )
         ids[turn.ref] = int(cursor.lastrowid or 0)
     return ids

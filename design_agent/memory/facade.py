@@ -195,12 +195,14 @@ class Memory:
         cost: float | None = None,
         validation: dict[str, Any] | None = None,
         parent_id: int | None = None,
+        tier: str | None = None,
     ) -> Turn:
         """Save one turn (role "user" or "agent"; status complete, cancelled or failed)."""
         fields = {
             "role": role, "message": message, "task_id": task_id, "agent_id": agent_id,
             "provider": provider, "model": model, "status": status, "tokens": tokens,
             "cost": cost, "validation": validation, "parent_id": parent_id,
+            "tier": tier,
         }
         turn = conversations.add(self.db, project_id, fields, self._now())
         self._written.add(project_id)

@@ -63,6 +63,7 @@ class Turn(Row):
     cost: float | None = None
     validation: dict[str, Any] | None = None
     parent_id: int | None = None
+    tier: str | None = None
 
 
 class FileInfo(Row):

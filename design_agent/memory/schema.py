@@ -138,5 +138,8 @@ V2: tuple[str, ...] = (
         SELECT id, context, decision, rationale, outcome, lessons FROM process_memory""",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2}
+# Version 3: the model tier (fast/deep) that answered a turn gets its own column.
+V3: tuple[str, ...] = ("ALTER TABLE conversations ADD COLUMN tier TEXT",)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3}
 LATEST_VERSION = max(MIGRATIONS)
