@@ -712,7 +712,10 @@ def _grounding(answer: Answer) -> Grounding:
             GuideSection(guide=s.source, heading=s.heading, text=s.text) for s in answer.sections
         ],
         project_name=context.project.name,
-        project_context=_prompt_context(context).metadata,
+        project_context={
+            **_prompt_context(context).metadata,
+            **({"briefs": ", ".join(f.filename for f in context.briefs)} if context.briefs else {}),
+        },
         decisions=[d.decision for d in context.decisions],
     )
 
