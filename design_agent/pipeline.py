@@ -49,7 +49,7 @@ from design_agent.messages import say
 from design_agent.models import Agent, Task
 from design_agent.prompt import PastTurn, assemble
 from design_agent.prompt import ProjectContext as PromptContext
-from design_agent.providers.events import Done, ProviderFailure, TextDelta, TierChosen, Usage
+from design_agent.providers.events import Done, ProviderFailure, TextDelta, Tier, TierChosen, Usage
 from design_agent.providers.request import Grounding, GuideSection, ProviderRequest
 from design_agent.providers.resolve import missing_notice
 from design_agent.providers.routing import choose_tier
@@ -130,7 +130,7 @@ class Answer:
     chosen: Chosen
     agent: Agent
     sections: list[Section] = field(default_factory=list)
-    tier: str = "fast"
+    tier: Tier = "fast"
     tier_reason: str = ""
     user_turn_id: int | None = None
 
@@ -175,7 +175,14 @@ class Pipeline:
         project = self._project(request.project)
         language = self._language(request.message)
         prefs = self._preferences(project, request, language)
-        yield PreferencesLoaded(step=0, ms=timer.lap("preferences"), **prefs)
+        yield PreferencesLoaded(
+            step=0,
+            ms=timer.lap("preferences"),
+            language=prefs["language"],
+            verbosity=prefs["verbosity"],
+            provider=prefs["provider"],
+            tier=prefs["tier"],
+        )
         context = self.memory.project_context(project.id, turns=RECENT_TURNS) if project else None
         yield self._context_event(context, timer)
         executor = ActionExecutor(self.services, language)
@@ -513,7 +520,7 @@ class Pipeline:
         provider_request = ProviderRequest(
             system_prompt=assembled.system,
             prompt=assembled.prompt,
-            tier=answer.tier,  # type: ignore[arg-type]
+            tier=answer.tier,
             tier_reason=answer.tier_reason,
             model=self.services.settings.values.model,
             language=answer.language,  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ in the home > defaults. `config show` prints every value with its source.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -88,7 +89,7 @@ def read_settings_file(home: HomeLayout) -> dict[str, Any]:
     return data
 
 
-def environment_values(environ: dict[str, str] | None = None) -> dict[str, Any]:
+def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Settings given as DESIGN_AGENT_<KEY> and DESIGN_AGENT_<NAME>_BIN variables."""
     environ = dict(os.environ if environ is None else environ)
     values: dict[str, Any] = {}
@@ -108,7 +109,7 @@ def environment_values(environ: dict[str, str] | None = None) -> dict[str, Any]:
 def load_settings(
     home: HomeLayout,
     flags: dict[str, Any] | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> EffectiveSettings:
     """Merge defaults < settings.yaml < environment < flags, remembering each source."""
     layers: list[tuple[Source, dict[str, Any]]] = [

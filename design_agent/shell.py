@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from design_agent import __version__
 from design_agent.actions import ActionEnvelope
@@ -23,6 +24,9 @@ from design_agent.messages import ago
 from design_agent.pipeline import Pipeline, TurnRequest
 from design_agent.providers.resolve import missing_notice
 from design_agent.session import Services
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
 
 EXIT_WORDS = {"exit", "quit", "salir", "adios", "adiós", "bye"}
 
@@ -135,7 +139,7 @@ class Shell:
         project = self.services.memory.active_project()
         return f"{project.name if project else 'design-agent'} › "
 
-    def _prompt_session(self):  # type: ignore[no-untyped-def]
+    def _prompt_session(self) -> PromptSession[str]:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.completion import WordCompleter
         from prompt_toolkit.history import FileHistory
@@ -175,7 +179,8 @@ class SlashCommands:
         console().print(text, markup=False, highlight=False)
 
     def _act(self, module: str, method: str, **data: object) -> None:
-        self.shell.execute(ActionEnvelope(module=module, method=method, input=data))
+        envelope = {"module": module, "method": method, "input": data}
+        self.shell.execute(ActionEnvelope.model_validate(envelope))
 
     def cmd_help(self, argument: str) -> None:
         """List the slash commands."""

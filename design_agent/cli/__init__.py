@@ -9,13 +9,11 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 from typing import Any
 
 import click
 
 from design_agent import __version__
-from design_agent.cli.context import AppContext
 
 # name -> (module:attribute, one-line help shown by `design-agent --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -83,8 +81,9 @@ class LazyGroup(click.Group):
 
 
 def _report(ctx: click.Context, line: str) -> None:
-    app = ctx.find_object(AppContext)
-    if app is not None and app.debug:
+    if getattr(ctx.obj, "debug", False):
+        import traceback
+
         traceback.print_exc()
     click.echo(line, err=True)
 
@@ -119,6 +118,8 @@ def cli(ctx: click.Context, home: str | None, debug: bool) -> None:
       design-agent tasks list --agent research_analyst
       design-agent config set provider claude
     """
+    from design_agent.cli.context import AppContext
+
     ctx.obj = AppContext(home_flag=home, debug=debug)
     ctx.call_on_close(ctx.obj.close)
     if ctx.invoked_subcommand is None:

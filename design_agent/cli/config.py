@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import click
 
 from design_agent.cli.options import app_of, json_option
@@ -74,7 +76,7 @@ def config_set(ctx: click.Context, key: str, value: str) -> None:
     click.echo(f"{key} = {_show(stored)}  (saved to {app.home.settings_file})")
 
 
-def _check_provider(adapter_files: dict[str, object], name: str) -> None:
+def _check_provider(adapter_files: Mapping[str, object], name: str) -> None:
     known = sorted({"auto", "offline", *adapter_files})
     if name not in known:
         raise UsageError(f"unknown provider '{name}'; choose one of: {', '.join(known)}")

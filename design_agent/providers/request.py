@@ -29,7 +29,7 @@ class GuideSection(_Frozen):
 class Grounding(_Frozen):
     """Everything the pipeline matched for this request, for the offline provider."""
 
-    message: str | None = Field(None, description="the user's own words, without context")
+    message: str | None = Field(default=None, description="the user's own words, no context")
     task_id: str | None = None
     task_name: str | None = None
     expected_output: list[str] = Field(default_factory=list)
