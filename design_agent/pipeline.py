@@ -13,11 +13,8 @@ Ctrl-C while the provider streams cancels the provider's process group.
 from __future__ import annotations
 
 import re
-import signal
-import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +50,7 @@ from design_agent.providers.events import Done, ProviderFailure, TextDelta, Tier
 from design_agent.providers.request import Grounding, GuideSection, ProviderRequest
 from design_agent.providers.resolve import missing_notice
 from design_agent.providers.routing import choose_tier
-from design_agent.providers.runner import ProviderRun, start
+from design_agent.providers.runner import ProviderRun, cancel_on_ctrl_c, start
 from design_agent.session import Services
 from design_agent.tags import AskUserTag, DecisionTag, TagParser, TextSegment
 from design_agent.textutil import word_set
@@ -638,7 +635,7 @@ class _Stream:
         return "complete"
 
     def events(self) -> Iterator[PipelineEvent | TextDelta | TierChosen | Usage | ProviderFailure]:
-        with _sigint_cancels(self.run):
+        with cancel_on_ctrl_c(self.run):
             try:
                 for event in self.run:
                     yield from self._handle(event)
@@ -670,17 +667,6 @@ class _Stream:
                 yield QuestionAsked(question=segment.question)
 
 
-@contextmanager
-def _sigint_cancels(run: ProviderRun) -> Iterator[None]:
-    """While a provider streams, Ctrl-C cancels its process group instead of raising."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: run.cancel())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _prompt_context(context: ProjectContext) -> PromptContext:

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import click
@@ -222,11 +218,12 @@ def providers_test(
 def _stream(run: ProviderRun, quiet: bool) -> Done:
     """Print the answer as it arrives (unless quiet), then the figures on stderr."""
     from design_agent.providers.events import Done, TextDelta, TierChosen
+    from design_agent.providers.runner import cancel_on_ctrl_c
 
     tier: TierChosen | None = None
     done: Done | None = None
     try:
-        with _cancel_on_ctrl_c(run):
+        with cancel_on_ctrl_c(run):
             for event in run:
                 if isinstance(event, TierChosen):
                     tier = event
@@ -245,17 +242,6 @@ def _stream(run: ProviderRun, quiet: bool) -> Done:
     return done
 
 
-@contextmanager
-def _cancel_on_ctrl_c(run: ProviderRun) -> Iterator[None]:
-    """While streaming, Ctrl-C cancels the run (which keeps its partial text)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: run.cancel())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _figures(done: Done, tier: TierChosen | None) -> str:

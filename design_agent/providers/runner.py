@@ -21,9 +21,12 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
@@ -290,3 +293,17 @@ def _remove_scratch(workdir: Path) -> None:
         workdir.rmdir()
         return
     shutil.rmtree(workdir, ignore_errors=True)  # the CLI left files in its folder
+
+
+@contextmanager
+def cancel_on_ctrl_c(run: ProviderRun) -> Iterator[None]:
+    """While a run streams, Ctrl-C cancels its process group (keeping the partial
+    text) instead of raising KeyboardInterrupt; only the main thread gets signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: run.cancel())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
