@@ -19,11 +19,16 @@ def ensure_private_dir(path: Path) -> Path:
 
 def write_private_text(path: Path, text: str) -> None:
     """Write `text` atomically to `path` with mode 0600, so a crash never leaves half a file."""
+    write_private_bytes(path, text.encode("utf-8"))
+
+
+def write_private_bytes(path: Path, data: bytes) -> None:
+    """Write `data` atomically to `path` with mode 0600."""
     ensure_private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, FILE_MODE)

@@ -44,6 +44,7 @@ class Catalogue:
     adapter_files: dict[str, Path] = field(default_factory=dict)
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    signature: str = ""
 
     def agent(self, agent_id: str) -> Agent:
         try:
@@ -94,6 +95,27 @@ def load_catalogue(home: HomeLayout) -> Catalogue:
             {p.stem: p for p in _files_in(layer.adapters_dir, {".yaml", ".yml"}).values()}
         )
     _cross_check(catalogue)
+    return catalogue
+
+
+def catalogue_sources(home: HomeLayout) -> list[Path]:
+    """Every file the catalogue is built from (for the cache signature)."""
+    paths: list[Path] = []
+    for layer in data_layers(home):
+        paths += [layer.agents_file, layer.tasks_file]
+        for folder in (layer.guides_dir, layer.materials_dir, layer.adapters_dir):
+            if folder.is_dir():
+                paths += [folder, *folder.iterdir()]
+    return paths
+
+
+def load_catalogue_cached(home: HomeLayout) -> Catalogue:
+    """`load_catalogue`, from the home's cache when no source file changed."""
+    from design_agent.cache import cached, signature
+
+    key = signature(catalogue_sources(home))
+    catalogue = cached(home, "catalogue", key, lambda: load_catalogue(home))
+    catalogue.signature = key
     return catalogue
 
 

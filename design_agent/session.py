@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from design_agent.cache import cached
 from design_agent.knowledge import Knowledge
 from design_agent.matching import Matcher
 from design_agent.memory import Memory
@@ -37,7 +38,14 @@ class Services:
 
     @cached_property
     def matcher(self) -> Matcher:
-        return Matcher.from_catalogue(self.catalogue)
+        if not self.catalogue.signature:
+            return Matcher.from_catalogue(self.catalogue)
+        return cached(
+            self.home,
+            "matcher",
+            self.catalogue.signature,
+            lambda: Matcher.from_catalogue(self.catalogue),
+        )
 
     @cached_property
     def adapters(self) -> dict[str, AdapterSpec]:

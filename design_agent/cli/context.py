@@ -34,9 +34,9 @@ class AppContext:
     @cached_property
     def raw_catalogue(self) -> Catalogue:
         """The catalogue with its problems, for `check`."""
-        from design_agent.registry import load_catalogue
+        from design_agent.registry import load_catalogue_cached
 
-        return load_catalogue(self.home)
+        return load_catalogue_cached(self.home)
 
     @property
     def catalogue(self) -> Catalogue:
