@@ -324,7 +324,7 @@ class ActionExecutor:
                 "recall_line",
                 self.language,
                 date=hit.item.timestamp.date().isoformat(),
-                turn=hit.item.conversation_id or "-",
+                turn=_turn_label(hit.item.conversation_id, self.language),
                 decision=hit.item.decision,
                 rationale=hit.item.rationale or "-",
             )
@@ -364,6 +364,12 @@ class ActionExecutor:
             if t in self.services.catalogue.tasks
         ]
         return " ".join([*names, str(meta.get("problem", "")), str(meta.get("description", ""))])
+
+
+def _turn_label(turn_id: int | None, language: str) -> str:
+    if turn_id is None:
+        return ""
+    return f" ({'turno' if language == 'es' else 'turn'} #{turn_id})"
 
 
 def safe_execute(

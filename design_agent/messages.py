@@ -89,8 +89,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Decisiones de '{name}' que encajan:\n{lines}",
     ),
     "recall_line": (
-        "- {date} (turn #{turn}): {decision}. Why: {rationale}",
-        "- {date} (turno #{turn}): {decision}. Por qué: {rationale}",
+        "- {date}{turn}: {decision}. Why: {rationale}",
+        "- {date}{turn}: {decision}. Por qué: {rationale}",
     ),
     "search_none": ("Nothing found for '{query}'.", "No he encontrado nada sobre '{query}'."),
     "search": ("Found in {where}:\n{lines}", "Encontrado en {where}:\n{lines}"),

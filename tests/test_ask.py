@@ -180,3 +180,23 @@ def test_ctrl_c_cancels_the_stream_and_keeps_the_partial_answer(home, tmp_path):
 def test_unknown_project_is_not_found(home, offline):
     result = ask(home, "ask", "--project", "Nope", "journey map", env=offline)
     assert result.returncode == 6
+
+
+def test_why_did_we_works_offline_in_both_languages(home, offline):
+    assert ask(home, "projects", "create", "Mobile Checkout").returncode == 0
+    added = ask(
+        home,
+        "decisions",
+        "add",
+        "moderated usability testing",
+        "--why",
+        "we need to probe why users hesitate at payment",
+    )
+    assert added.returncode == 0, added.stderr
+    english = ask_json(home, "why did we choose moderated testing?", env=offline)
+    spanish = ask_json(home, "¿por qué decidimos hacer pruebas moderadas?", env=offline)
+    for answer in (english, spanish):
+        assert answer["action"] == "memory.recall"
+        assert "moderated usability testing" in answer["text"]
+        assert "hesitate at payment" in answer["text"]
+    assert spanish["text"].startswith("Decisiones de 'Mobile Checkout'")

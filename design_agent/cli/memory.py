@@ -175,9 +175,13 @@ def history(ctx: click.Context, count: int, project_name: str | None, as_json: b
       design-agent history -n 5
     """
     memory = app_of(ctx).memory
-    turns = memory.recent_turns(memory.resolve_project(project_name).id, count)
+    project = memory.resolve_project(project_name)
+    turns = memory.recent_turns(project.id, count)
     if as_json:
         print_json(turns)
+        return
+    if not turns:
+        click.echo(f"No conversation yet in '{project.name}'. Start one: design-agent ask \"...\"")
         return
     out = console()
     for turn in turns:

@@ -16,7 +16,7 @@ from design_agent.errors import UsageError
 from design_agent.memory import fts
 from design_agent.memory.db import one, rows, rows_by_id, scalar, transaction
 from design_agent.memory.models import ProcessMemory, ScoredProcessMemory
-from design_agent.memory.text import match_expression, query_terms
+from design_agent.memory.text import match_expression, query_terms, stem_terms
 
 PROCESS_COLUMNS = "id, context, decision, rationale, outcome, lessons, timestamp"
 PROCESS_WEIGHTS = (1.0, 2.0, 1.0, 1.0, 1.5)  # context, decision, rationale, outcome, lessons
@@ -78,7 +78,7 @@ def search_process_memory(
     db: sqlite_utils.Database, query: str, limit: int = 10
 ) -> list[ScoredProcessMemory]:
     """Process-memory entries matching the words of `query`, best first."""
-    expression = match_expression(query_terms(query))
+    expression = match_expression(stem_terms(query_terms(query)))
     if expression is None:
         return []
     ranked = fts.ranked(db, "process_memory_fts", expression, PROCESS_WEIGHTS, limit=limit)

@@ -13,7 +13,7 @@ from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import fts, projects
 from design_agent.memory.db import rows, rows_by_id, scalar, transaction
 from design_agent.memory.models import Decision, ScoredDecision
-from design_agent.memory.text import match_expression, query_terms
+from design_agent.memory.text import match_expression, query_terms, stem_terms
 
 COLUMNS = "id, project_id, decision, rationale, conversation_id, timestamp"
 FTS_TABLE = "project_decisions_fts"
@@ -79,7 +79,7 @@ def search(
     db: sqlite_utils.Database, project_id: str, query: str, limit: int = 10
 ) -> list[ScoredDecision]:
     """A project's decisions that match the words of `query`, best first."""
-    expression = match_expression(query_terms(query), ["decision", "rationale"])
+    expression = match_expression(stem_terms(query_terms(query)), ["decision", "rationale"])
     if expression is None:
         return []
     ranked = fts.ranked(db, FTS_TABLE, scoped(project_id, expression), WEIGHTS, limit=limit)

@@ -71,6 +71,12 @@ def query_terms(text: str) -> list[str]:
     return (meaningful or every)[:MAX_TERMS]
 
 
+def stem_terms(terms: list[str]) -> list[str]:
+    """Terms cut to five letters, for recall over small tables: 'moderadas' and
+    'moderated' meet at 'moder', 'usabilidad' and 'usability' at 'usabi'."""
+    return list(dict.fromkeys(t[:5] if len(t) >= 6 else t for t in terms))
+
+
 def _phrase(term: str) -> str:
     # A folded word has no double quote, so quoting makes it plain text for FTS5.
     quoted = f'"{term}"'
