@@ -45,7 +45,7 @@ def detect_action(
     `providers` are adapter names ("claude", "gemini"...): "switch to gemini"
     changes provider, "switch to Enterprise Dashboard" changes project.
     """
-    original = text.strip()
+    original = " ".join(text.split())  # a pasted multi-line message reads as one line
     folded = fold_same_length(original)
     for rule in RULES:
         envelope = rule(original, folded, providers)

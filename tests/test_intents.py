@@ -93,3 +93,8 @@ def test_envelopes_are_strict():
         ActionEnvelope(module="shell", method="run", input={"cmd": "rm -rf /"})
     with pytest.raises(ValidationError):
         ActionEnvelope(module="projects", method="list", input={}, extra="x")
+
+
+def test_a_pasted_multi_line_message_is_read_as_one_line():
+    envelope = detect_action("create a project called\nPaste Test", PROVIDERS)
+    assert envelope is not None and envelope.input["name"] == "Paste Test"

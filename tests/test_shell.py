@@ -185,3 +185,23 @@ def test_input_history_is_private(env, home):
     child = open_shell(env)
     leave(child)
     assert oct((home / "input-history").stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_multi_line_paste_is_one_message(env):
+    child = open_shell(env)
+    child.expect("exit to leave")
+    child.send("\x1b[200~create a project called\nPasted Project\x1b[201~")
+    child.send("\r")
+    child.expect("Created and switched to project 'Pasted Project'")
+    child.expect("Who are the users")
+    leave(child)
+
+
+def test_ctrl_c_at_the_prompt_clears_the_line(env):
+    child = open_shell(env)
+    child.expect("exit to leave")
+    child.send("half-typed message")
+    child.sendintr()
+    child.sendline("/projects")
+    child.expect("no projects yet")
+    leave(child)
