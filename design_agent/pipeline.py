@@ -160,6 +160,7 @@ class Pipeline:
     def __init__(self, services: Services) -> None:
         self.services = services
         self.memory = services.memory
+        self.event_log = services.event_log  # also routes log records to the home's logs/
         self._run: ProviderRun | None = None
 
     def cancel(self) -> None:
@@ -168,6 +169,16 @@ class Pipeline:
             self._run.cancel()
 
     def run(self, request: TurnRequest) -> Iterator[PipelineEvent]:
+        """The turn's events, as they happen; each is also kept for the event log."""
+        seen: list[Any] = []
+        try:
+            for event in self._steps(request):
+                seen.append(event)
+                yield event
+        finally:
+            self.event_log.write(seen)
+
+    def _steps(self, request: TurnRequest) -> Iterator[PipelineEvent]:
         timer = Timer()
         project = self._project(request.project)
         language = self._language(request.message)

@@ -13,6 +13,7 @@ from functools import cached_property
 
 from design_agent.cache import cached
 from design_agent.knowledge import Knowledge
+from design_agent.logs import EventLog, configure_file_logging
 from design_agent.matching import Matcher
 from design_agent.memory import Memory
 from design_agent.paths import HomeLayout
@@ -50,6 +51,11 @@ class Services:
     @cached_property
     def adapters(self) -> dict[str, AdapterSpec]:
         return load_adapters(self.catalogue)
+
+    @cached_property
+    def event_log(self) -> EventLog:
+        configure_file_logging(self.home.logs_dir)
+        return EventLog(self.home.logs_dir)
 
     @property
     def settings(self) -> EffectiveSettings:

@@ -200,3 +200,18 @@ def test_why_did_we_works_offline_in_both_languages(home, offline):
         assert "moderated usability testing" in answer["text"]
         assert "hesitate at payment" in answer["text"]
     assert spanish["text"].startswith("Decisiones de 'Mobile Checkout'")
+
+
+def test_each_turn_leaves_its_events_and_the_providers_notes_in_private_logs(home, tmp_path):
+    env = fake(tmp_path, "claude", "run_claude_partial", FAKE_MODE="noise")
+    answer = ask_json(home, "Plan a design critique of the card layout", env=env)
+    assert answer["status"] == "complete"
+    events = [
+        json.loads(line) for line in (home / "logs" / "events.jsonl").read_text().splitlines()
+    ]
+    assert {0, 1, 2, 3, 4, 5, 6, 7, 8} <= {e["step"] for e in events if "step" in e}
+    assert events[-1]["kind"] == "finished" and "text" not in events[-1]
+    log = (home / "logs" / "design-agent.log").read_text()
+    assert "non-JSON line" in log
+    for name in ("events.jsonl", "design-agent.log"):
+        assert oct((home / "logs" / name).stat().st_mode & 0o777) == "0o600"
