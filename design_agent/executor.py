@@ -219,7 +219,14 @@ class ActionExecutor:
         if not projects:
             return self.done("projects.list", "no_projects")
         lines = "\n".join(
-            f"{'*' if p.active else '-'} {p.name} ({p.turns} turns, {p.decisions} decisions)"
+            say(
+                "project_line",
+                self.language,
+                mark="*" if p.active else "-",
+                name=p.name,
+                turns=p.turns,
+                decisions=p.decisions,
+            )
             for p in projects
         )
         data = {"projects": [p.model_dump(mode="json") for p in projects]}

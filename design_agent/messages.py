@@ -43,6 +43,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Aún no tienes proyectos. Di 'empiezo un proyecto nuevo para ...' para crear uno.",
     ),
     "projects": ("Your projects:\n{lines}", "Tus proyectos:\n{lines}"),
+    "project_line": (
+        "{mark} {name} ({turns} turns, {decisions} decisions)",
+        "{mark} {name} ({turns} turnos, {decisions} decisiones)",
+    ),
     "confirm_delete": (
         "Delete project '{name}'? This removes {turns} turns, {files} files and {decisions} "
         "decisions and cannot be undone. Type 'yes' to delete it.",
