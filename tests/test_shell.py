@@ -54,6 +54,14 @@ def say(child: pexpect.spawn, text: str, expect: str) -> str:
     return child.before + child.after
 
 
+def new_project(child: pexpect.spawn, name: str) -> None:
+    """Create a project by saying so and skip its three context questions."""
+    say(child, f"create a project called {name}", "users")
+    for _ in range(3):
+        child.sendline("skip")
+    child.expect("work on")
+
+
 def leave(child: pexpect.spawn) -> None:
     child.sendline("exit")
     child.expect(pexpect.EOF)
@@ -97,10 +105,7 @@ def test_switching_projects_and_coming_back(env, home):
 def test_changing_provider_by_talking(env):
     env = {**env, "FAKE_RECORDING": recording("run_gemini_stream")}
     child = open_shell(env)
-    say(child, "create a project called Checkout", "users")
-    for _ in range(3):
-        child.sendline("skip")
-    child.expect("work on")
+    new_project(child, "Checkout")
     say(child, "use Gemini from now on", "From now on answers come from Gemini")
     out = say(child, "write user stories for saved cards", "checklist")
     assert "gemini" in out and "Hello from fake server" in out
@@ -109,10 +114,7 @@ def test_changing_provider_by_talking(env):
 
 def test_decision_recall_across_a_restart(env):
     child = open_shell(env)
-    say(child, "create a project called Checkout", "users")
-    for _ in range(3):
-        child.sendline("skip")
-    child.expect("work on")
+    new_project(child, "Checkout")
     say(child, "Plan a design critique of the card layout", "Decision recorded")
     leave(child)
     child = open_shell(env)
@@ -124,10 +126,7 @@ def test_decision_recall_across_a_restart(env):
 
 def test_delete_needs_an_explicit_yes(env, home):
     child = open_shell(env)
-    say(child, "create a project called Marketing Website", "users")
-    for _ in range(3):
-        child.sendline("skip")
-    child.expect("work on")
+    new_project(child, "Marketing Website")
     say(child, "Plan a design critique of the hero banner", "checklist")
     out = say(child, "delete the Marketing Website project", "Type 'yes'")
     assert "2 turns" in out and "1 decisions" in out
@@ -146,10 +145,7 @@ def test_ctrl_c_mid_stream_cancels_and_keeps_the_partial_answer(env, home):
         "FAKE_AFTER": "6",
     }
     child = open_shell(env)
-    say(child, "create a project called Checkout", "users")
-    for _ in range(3):
-        child.sendline("skip")
-    child.expect("work on")
+    new_project(child, "Checkout")
     child.sendline("Plan a kickoff meeting for the redesign")
     child.expect("Hello")
     child.sendintr()

@@ -19,29 +19,17 @@ from design_agent.errors import NotFoundError, UsageError
 from design_agent.fsutil import write_private_text
 from design_agent.memory import conversations, decisions, files, metadata, projects
 from design_agent.memory.db import scalar, snapshot, stamp, transaction
-from design_agent.memory.models import FileType, Project, Role, Row, TurnStatus
+from design_agent.memory.models import FileType, Project, Row, TurnContent
 
 FORMAT: Literal["design-agent.project"] = "design-agent.project"
 FORMAT_VERSION: Literal[1] = 1
 
 
-class ExportedTurn(Row):
+class ExportedTurn(TurnContent):
     """A turn; `ref` is its position in the file, `parent` the ref of its parent."""
 
     ref: int
-    timestamp: datetime
-    role: Role
-    message: str
-    task_id: str | None = None
-    agent_id: str | None = None
-    provider: str | None = None
-    model: str | None = None
-    status: TurnStatus = "complete"
-    tokens: int | None = None
-    cost: float | None = None
-    validation: dict[str, Any] | None = None
     parent: int | None = None
-    tier: str | None = None
 
 
 class ExportedFile(Row):

@@ -46,11 +46,9 @@ class ProjectSummary(Project):
     active: bool = False
 
 
-class Turn(Row):
-    """One message of a conversation, the user's or the agent's."""
+class TurnContent(Row):
+    """What a turn says and how it was answered; shared by the row and the export format."""
 
-    id: int
-    project_id: str
     timestamp: datetime
     role: Role
     message: str
@@ -62,8 +60,15 @@ class Turn(Row):
     tokens: int | None = None
     cost: float | None = None
     validation: dict[str, Any] | None = None
-    parent_id: int | None = None
     tier: str | None = None
+
+
+class Turn(TurnContent):
+    """One message of a conversation, the user's or the agent's."""
+
+    id: int
+    project_id: str
+    parent_id: int | None = None
 
 
 class FileInfo(Row):
