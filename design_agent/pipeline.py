@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from design_agent.errors import CancelledError, ProviderError
@@ -41,6 +41,7 @@ from design_agent.executor import ActionExecutor, safe_execute
 from design_agent.intents import detect_action
 from design_agent.knowledge import Section
 from design_agent.matching import MatchResult, TaskScore, detect_language, keywords_of
+from design_agent.memory import Memory
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.messages import say
 from design_agent.models import Agent, Task
@@ -52,6 +53,7 @@ from design_agent.providers.resolve import missing_notice
 from design_agent.providers.routing import choose_tier
 from design_agent.providers.runner import ProviderRun, cancel_on_ctrl_c, start
 from design_agent.session import Services
+from design_agent.settings import Settings
 from design_agent.tags import AskUserTag, DecisionTag, TagParser, TextSegment
 from design_agent.textutil import word_set
 from design_agent.validation import Validation, validate_answer
@@ -107,6 +109,17 @@ class TurnRequest:
     tier: str | None = None
 
 
+@dataclass(frozen=True)
+class Preferences:
+    """Step 0, read once per turn: the settings with the project's preferences over them."""
+
+    settings: Settings
+    language: str
+    verbosity: str
+    provider: str
+    tier: str
+
+
 @dataclass
 class Chosen:
     """The outcome of step 3: the task to answer with, or a question to ask instead."""
@@ -123,13 +136,17 @@ class Answer:
 
     project: Project
     context: ProjectContext
-    language: str
+    prefs: Preferences
     chosen: Chosen
     agent: Agent
     sections: list[Section] = field(default_factory=list)
     tier: Tier = "fast"
     tier_reason: str = ""
     user_turn_id: int | None = None
+
+    @property
+    def language(self) -> str:
+        return self.prefs.language
 
     @property
     def task(self) -> Task:
@@ -152,6 +169,11 @@ class Timer:
         self.marks[name] = round(ms, 2)
         self.started = now
         return round(ms, 2)
+
+
+def default_project(memory: Memory) -> Project:
+    """The project a request gets when none is active yet, so nothing is lost."""
+    return memory.switch_project(memory.create_project(DEFAULT_PROJECT).id)
 
 
 class Pipeline:
@@ -181,20 +203,18 @@ class Pipeline:
     def _steps(self, request: TurnRequest) -> Iterator[PipelineEvent]:
         timer = Timer()
         project = self._project(request.project)
-        language = self._language(request.message)
-        prefs = self._preferences(project, request, language)
+        prefs = self._preferences(project, request)
         yield PreferencesLoaded(
             step=0,
             ms=timer.lap("preferences"),
-            language=prefs["language"],
-            verbosity=prefs["verbosity"],
-            provider=prefs["provider"],
-            tier=prefs["tier"],
+            language=prefs.language,
+            verbosity=prefs.verbosity,
+            provider=prefs.provider,
+            tier=prefs.tier,
         )
         context = self.memory.project_context(project.id, turns=RECENT_TURNS) if project else None
         yield self._context_event(context, timer)
-        executor = ActionExecutor(self.services, language)
-        yield from self._meta_or_design(request, project, context, language, executor, timer)
+        yield from self._meta_or_design(request, project, context, prefs, timer)
 
     # -- steps 0-2 -----------------------------------------------------------------------------
 
@@ -203,35 +223,28 @@ class Pipeline:
             return self.memory.find_project(name)
         return self.memory.active_project()
 
-    def _default_project(self) -> Project:
-        """A design request with no project yet gets one, so nothing is lost."""
-        project = self.memory.create_project(DEFAULT_PROJECT)
-        return self.memory.switch_project(project.id)
-
-    def _language(self, message: str) -> str:
+    def _language(self, message: str, setting: str) -> str:
         """The user's language wins; short replies ("2", "ok") keep the last one."""
-        setting = self.services.settings.values.language
+        language: str
         if len(re.findall(r"[^\W\d_]{2,}", message)) >= 2:
             language = detect_language(message)
         else:
-            language = self.memory.get_state("last_language") or (
-                setting if setting != "auto" else "en"
-            )
+            fallback = setting if setting != "auto" else "en"
+            language = str(self.memory.get_state("last_language") or fallback)
         self.memory.set_state("last_language", language)
-        return str(language)
+        return language
 
-    def _preferences(
-        self, project: Project | None, request: TurnRequest, language: str
-    ) -> dict[str, str]:
+    def _preferences(self, project: Project | None, request: TurnRequest) -> Preferences:
         settings = self.services.settings.values
         prefs = (self.memory.metadata(project.id).get("preferences") if project else None) or {}
         prefs = prefs if isinstance(prefs, dict) else {}
-        return {
-            "language": language,
-            "verbosity": str(prefs.get("verbosity") or settings.verbosity),
-            "provider": request.provider or str(prefs.get("provider") or settings.provider),
-            "tier": request.tier or str(prefs.get("tier") or settings.tier),
-        }
+        return Preferences(
+            settings=settings,
+            language=self._language(request.message, settings.language),
+            verbosity=str(prefs.get("verbosity") or settings.verbosity),
+            provider=request.provider or str(prefs.get("provider") or settings.provider),
+            tier=request.tier or str(prefs.get("tier") or settings.tier),
+        )
 
     def _context_event(self, context: ProjectContext | None, timer: Timer) -> ContextLoaded:
         if context is None:
@@ -250,14 +263,16 @@ class Pipeline:
         request: TurnRequest,
         project: Project | None,
         context: ProjectContext | None,
-        language: str,
-        executor: ActionExecutor,
+        prefs: Preferences,
         timer: Timer,
     ) -> Iterator[PipelineEvent]:
+        executor = ActionExecutor(self.services, prefs.language)
         pending = executor.pending()
         if pending and pending.get("language") in ("en", "es"):
-            language = str(pending["language"])  # an answer is read in the question's language
-            executor = ActionExecutor(self.services, language)
+            # An answer is read in the language its question was asked in.
+            prefs = replace(prefs, language=str(pending["language"]))
+            executor = ActionExecutor(self.services, prefs.language)
+        language = prefs.language
         keywords = keywords_of(request.message, language)
         if pending and pending.get("kind") != "choice":
             answered = executor.resume(request.message, pending)
@@ -286,7 +301,7 @@ class Pipeline:
             yield done
             yield self._finished_meta(project, language, done, timer)
             return
-        yield from self._design_turn(request, project, context, language, timer)
+        yield from self._design_turn(request, project, context, prefs, pending, timer)
 
     def _finished_meta(
         self, project: Project | None, language: str, done: ActionDone, timer: Timer
@@ -305,12 +320,16 @@ class Pipeline:
     # -- step 3: the task ----------------------------------------------------------------------
 
     def _choose_task(
-        self, message: str, context: ProjectContext, language: str, timer: Timer
+        self,
+        message: str,
+        context: ProjectContext,
+        language: str,
+        pending: dict[str, Any] | None,
+        timer: Timer,
     ) -> Chosen:
         catalogue = self.services.catalogue
         recent = [t.task_id for t in context.recent_turns if t.task_id]
-        pending = self.memory.get_state("pending")
-        if isinstance(pending, dict) and pending.get("kind") == "choice":
+        if pending and pending.get("kind") == "choice":
             self.memory.set_state("pending", None)
             picked = self._pick_option(message, pending, language)
             if picked is not None:
@@ -440,15 +459,17 @@ class Pipeline:
         request: TurnRequest,
         project: Project | None,
         context: ProjectContext | None,
-        language: str,
+        prefs: Preferences,
+        pending: dict[str, Any] | None,
         timer: Timer,
     ) -> Iterator[PipelineEvent]:
+        language = prefs.language
         if project is None or context is None:
-            project = self._default_project()
+            project = default_project(self.memory)
             context = self.memory.project_context(project.id, turns=RECENT_TURNS)
             executor = ActionExecutor(self.services, language)
             yield executor.done("projects.create", "default_project", name=project.name)
-        chosen = self._choose_task(request.message, context, language, timer)
+        chosen = self._choose_task(request.message, context, language, pending, timer)
         yield chosen.event
         if chosen.task is None:
             yield from self._save_question(request, project, language, chosen, timer)
@@ -458,7 +479,7 @@ class Pipeline:
         yield PersonaChosen(
             step=4, ms=timer.lap("persona"), agent_id=agent.id, role=agent.role.get(language)
         )
-        yield from self._answer(request, Answer(project, context, language, chosen, agent), timer)
+        yield from self._answer(request, Answer(project, context, prefs, chosen, agent), timer)
 
     def _save_question(
         self, request: TurnRequest, project: Project, language: str, chosen: Chosen, timer: Timer
@@ -488,9 +509,9 @@ class Pipeline:
         )
 
     def _answer(self, request: TurnRequest, answer: Answer, timer: Timer) -> Iterator[Any]:
-        prefs = self._preferences(answer.project, request, answer.language)
+        prefs = answer.prefs
         resolution = self.services.resolve(
-            None if prefs["provider"] == "auto" else prefs["provider"]
+            None if prefs.provider == "auto" else prefs.provider, prefs.settings
         )
         notice = missing_notice(resolution, answer.language)
         if notice and not self.memory.get_state("offline_notice_shown"):
@@ -503,7 +524,7 @@ class Pipeline:
             agent=answer.agent,
             knowledge=self.services.knowledge,
             language=answer.language,
-            verbosity=prefs["verbosity"],
+            verbosity=prefs.verbosity,
             context_limit=spec.context_limit,
             project=_prompt_context(answer.context),
             recent=_past(answer.context.recent_turns),
@@ -517,7 +538,7 @@ class Pipeline:
             sections=[s.citation for s in assembled.sections],
             dropped=assembled.dropped,
         )
-        answer.tier, answer.tier_reason = choose_tier(request.message, prefs["tier"])
+        answer.tier, answer.tier_reason = choose_tier(request.message, prefs.tier)
         yield PromptReady(
             step=6,
             ms=timer.lap("prompt"),
@@ -530,7 +551,7 @@ class Pipeline:
             prompt=assembled.prompt,
             tier=answer.tier,
             tier_reason=answer.tier_reason,
-            model=self.services.settings.values.model,
+            model=prefs.settings.model,
             language=answer.language,  # type: ignore[arg-type]
             grounding=_grounding(answer),
         )
@@ -542,8 +563,7 @@ class Pipeline:
             agent_id=answer.agent.id,
             provider=spec.name,
         ).id
-        settings = self.services.settings.values
-        stream = _Stream(start(spec, provider_request, settings, self.services.environ))
+        stream = _Stream(start(spec, provider_request, prefs.settings, self.services.environ))
         self._run = stream.run
         yield from stream.events()
         self._run = None
@@ -676,8 +696,6 @@ class _Stream:
                 yield DecisionRecorded(decision=segment.decision, rationale=segment.rationale)
             elif isinstance(segment, AskUserTag):
                 yield QuestionAsked(question=segment.question)
-
-
 
 
 def _prompt_context(context: ProjectContext) -> PromptContext:

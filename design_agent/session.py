@@ -20,7 +20,7 @@ from design_agent.paths import HomeLayout
 from design_agent.providers.resolve import Resolution, resolve_provider
 from design_agent.providers.spec import AdapterSpec, load_adapters
 from design_agent.registry import Catalogue
-from design_agent.settings import EffectiveSettings, load_settings
+from design_agent.settings import EffectiveSettings, Settings, load_settings
 
 
 @dataclass
@@ -62,9 +62,11 @@ class Services:
         # Re-read each time: "use Gemini from now on" changes settings.yaml mid-session.
         return load_settings(self.home, self.setting_flags, self.environ)
 
-    def resolve(self, override: str | None = None) -> Resolution:
-        """The provider for the next answer: `override`, else the settings' choice."""
-        settings = self.settings.values
+    def resolve(self, override: str | None = None, settings: Settings | None = None) -> Resolution:
+        """The provider for the next answer: `override`, else the settings' choice.
+
+        `settings` is a snapshot already read for this turn (read afresh when omitted)."""
+        settings = settings or self.settings.values
         if override:
             settings = settings.model_copy(update={"provider": override})
         return resolve_provider(self.adapters, settings, self.environ)

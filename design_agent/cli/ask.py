@@ -96,7 +96,9 @@ def _add_file(services: Services, project_name: str | None, path: Path) -> None:
     memory = services.memory
     project = memory.find_project(project_name) if project_name else memory.active_project()
     if project is None:
-        project = memory.switch_project(memory.create_project("General").id)
+        from design_agent.pipeline import default_project
+
+        project = default_project(memory)
     added = memory.add_file(project.id, path)
     state = "already there" if added.duplicate else "added"
     click.echo(f"{added.file.filename}: {state} to {project.name}", err=True)
