@@ -47,6 +47,12 @@ class ConfigError(DesignAgentError):
         super().__init__(message)
         self.problems = problems or [message]
 
+    @classmethod
+    def listing(cls, problems: list[str]) -> ConfigError:
+        """The first problem as the message (pointing at `check` for the rest), all kept."""
+        more = f" (and {len(problems) - 1} more; run 'design-agent check')"
+        return cls(problems[0] + more * (len(problems) > 1), problems=problems)
+
 
 class NotFoundError(DesignAgentError):
     """A named project, task, agent, provider or file does not exist."""

@@ -68,13 +68,7 @@ class Catalogue:
     def require_valid(self) -> Catalogue:
         """Raise ConfigError listing every problem, or return self."""
         if self.problems:
-            lines = [str(p) for p in self.problems]
-            raise ConfigError(
-                f"{lines[0]} (and {len(lines) - 1} more; run 'design-agent check')"
-                if len(lines) > 1
-                else lines[0],
-                problems=lines,
-            )
+            raise ConfigError.listing([str(p) for p in self.problems])
         return self
 
 

@@ -17,12 +17,12 @@ from design_agent import __version__
 from design_agent.actions import ActionEnvelope
 from design_agent.cli.output import console
 from design_agent.cli.turn_view import TurnView
-from design_agent.errors import CancelledError, DesignAgentError
+from design_agent.errors import CancelledError, DesignAgentError, UsageError
 from design_agent.executor import ActionExecutor, safe_execute
 from design_agent.fsutil import touch_private
 from design_agent.messages import ago
 from design_agent.pipeline import Pipeline, TurnRequest
-from design_agent.providers.resolve import missing_notice
+from design_agent.providers.resolve import check_provider_name, missing_notice
 from design_agent.session import Services
 
 if TYPE_CHECKING:
@@ -205,11 +205,10 @@ class SlashCommands:
         if not argument:
             self._say(self.shell._provider_line())
             return
-        if argument not in self.shell.services.adapters:
-            self._say(
-                f"Unknown provider '{argument}'; choose one of: "
-                f"{', '.join(sorted(self.shell.services.adapters))}"
-            )
+        try:
+            check_provider_name(argument, self.shell.services.adapters, allow_auto=False)
+        except UsageError as e:
+            self._say(e.message)
             return
         self._act("providers", "use", name=argument)
 

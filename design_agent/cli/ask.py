@@ -58,13 +58,13 @@ def ask(
       echo "journey map for first-time buyers" | design-agent ask --events
     """
     from design_agent.pipeline import Pipeline, TurnRequest
+    from design_agent.providers.resolve import check_provider_name
 
     text = _read_message(message)
     app = app_of(ctx)
     services = app.services()
-    if provider and provider not in services.adapters:
-        known = ", ".join(services.adapters)
-        raise UsageError(f"unknown provider '{provider}'; choose one of: {known}")
+    if provider:
+        check_provider_name(provider, services.adapters)
     if project_name:
         services.memory.find_project(project_name)  # an unknown project is exit 6 before anything
     for path in files:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import click
 
 from design_agent.cli.options import app_of, json_option
 from design_agent.cli.output import print_json, print_table
-from design_agent.errors import UsageError
 
 
 @click.group()
@@ -71,15 +68,11 @@ def config_set(ctx: click.Context, key: str, value: str) -> None:
 
     app = app_of(ctx)
     if key == "provider":
-        _check_provider(app.raw_catalogue.adapter_files, value)
+        from design_agent.providers.resolve import check_provider_name
+
+        check_provider_name(value, {"offline", *app.raw_catalogue.adapter_files})
     stored = set_setting(app.home, key, value)
     click.echo(f"{key} = {_show(stored)}  (saved to {app.home.settings_file})")
-
-
-def _check_provider(adapter_files: Mapping[str, object], name: str) -> None:
-    known = sorted({"auto", "offline", *adapter_files})
-    if name not in known:
-        raise UsageError(f"unknown provider '{name}'; choose one of: {', '.join(known)}")
 
 
 def _show(value: object) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -107,6 +107,15 @@ class Resolution:
         return self.spec.name
 
 
+def check_provider_name(name: str, names: Iterable[str], allow_auto: bool = True) -> str:
+    """`name` if it is one of `names` (or "auto"); UsageError listing the choices otherwise."""
+    known = sorted(set(names))
+    if name in known or (allow_auto and name == "auto"):
+        return name
+    choices = ", ".join(["auto", *known] if allow_auto else known)
+    raise UsageError(f"unknown provider '{name}'; choose one of: {choices}")
+
+
 def resolve_provider(
     adapters: Mapping[str, AdapterSpec],
     settings: Settings,
@@ -114,10 +123,7 @@ def resolve_provider(
 ) -> Resolution:
     """The active provider for `settings.provider` ("auto" or an adapter name)."""
     wanted = settings.provider
-    if wanted != "auto":
-        if wanted not in adapters:
-            known = ", ".join(["auto", *sorted(adapters)])
-            raise UsageError(f"unknown provider '{wanted}'; choose one of: {known}")
+    if check_provider_name(wanted, adapters) != "auto":
         spec = adapters[wanted]
         return Resolution(spec, find_binary(spec, settings, environ), "set in settings")
     missing: list[AdapterSpec] = []

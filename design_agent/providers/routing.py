@@ -8,9 +8,9 @@ Spanish forms). The reason is reported to the user with the chosen tier.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from design_agent.providers.events import Tier
+from design_agent.textutil import fold
 
 LONG_WORDS = 120
 MANY_QUESTIONS = 2
@@ -47,13 +47,7 @@ def choose_tier(message: str, setting: str = "auto") -> tuple[Tier, str]:
     items = len(_LIST_ITEM.findall(message))
     if items >= LIST_ITEMS:
         return "deep", f"structured request (a list of {items} items)"
-    found = _REASONING.search(_fold(message))
+    found = _REASONING.search(fold(message))
     if found:
         return "deep", f"asks for reasoning ('{found.group(1)}')"
     return "fast", "short, direct request"
-
-
-def _fold(text: str) -> str:
-    """Lower case without accents, so 'Estrategia' and 'por qué' match plainly."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))

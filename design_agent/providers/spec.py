@@ -214,9 +214,7 @@ def load_adapter_files(files: Mapping[str, Path]) -> dict[str, AdapterSpec]:
         if spec is not None:
             specs[name] = spec
     if problems:
-        lines = [str(p) for p in problems]
-        more = f" (and {len(lines) - 1} more; run 'design-agent check')" if len(lines) > 1 else ""
-        raise ConfigError(lines[0] + more, problems=lines)
+        raise ConfigError.listing([str(p) for p in problems])
     return specs
 
 
