@@ -194,25 +194,25 @@ class ActionExecutor:
             summary=self.project_summary(target),
         )
 
-    def project_summary(self, project: Project) -> str:
-        """'Last conversation 2 days ago, about journey mapping; 3 decision(s) recorded.'"""
+    def last_conversation(self, project: Project) -> str | None:
+        """'2 days ago, about customer journey map', or None before the first turn."""
         last = self.memory.last_turn(project.id)
         if last is None:
-            return say("summary_empty", self.language)
-        seconds = (datetime.now(UTC) - last.timestamp).total_seconds()
+            return None
+        when = ago((datetime.now(UTC) - last.timestamp).total_seconds(), self.language)
         task = self.services.catalogue.tasks.get(last.task_id or "")
-        about = ""
-        if task is not None:
-            word = "sobre" if self.language == "es" else "about"
-            about = f", {word} {task.name.get(self.language).lower()}"
+        if task is None:
+            return when
+        word = "sobre" if self.language == "es" else "about"
+        return f"{when}, {word} {task.name.get(self.language).lower()}"
+
+    def project_summary(self, project: Project) -> str:
+        """'Last conversation 2 days ago, about journey mapping; 3 decision(s) recorded.'"""
+        last = self.last_conversation(project)
+        if last is None:
+            return say("summary_empty", self.language)
         decisions = len(self.memory.list_decisions(project.id))
-        return say(
-            "summary",
-            self.language,
-            ago=ago(seconds, self.language),
-            about=about,
-            decisions=decisions,
-        )
+        return say("summary", self.language, last=last, decisions=decisions)
 
     def _projects_list(self, data: Any, project: Project | None) -> ActionDone:
         projects = self.memory.list_projects()

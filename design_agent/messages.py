@@ -109,8 +109,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "de otra forma:",
     ),
     "summary": (
-        "Last conversation {ago}{about}; {decisions} decision(s) recorded.",
-        "Última conversación {ago}{about}; {decisions} decisión(es) registrada(s).",
+        "Last conversation {last}; {decisions} decision(s) recorded.",
+        "Última conversación {last}; {decisions} decisión(es) registrada(s).",
     ),
     "summary_empty": ("Nothing recorded yet.", "Aún no hay nada registrado."),
 }

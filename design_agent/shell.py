@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from design_agent import __version__
@@ -20,7 +19,6 @@ from design_agent.cli.turn_view import TurnView
 from design_agent.errors import CancelledError, DesignAgentError, UsageError
 from design_agent.executor import ActionExecutor, safe_execute
 from design_agent.fsutil import touch_private
-from design_agent.messages import ago
 from design_agent.pipeline import Pipeline, TurnRequest
 from design_agent.providers.resolve import check_provider_name, missing_notice
 from design_agent.session import Services
@@ -52,19 +50,12 @@ class Shell:
                 'mobile checkout redesign" (or "empiezo un proyecto nuevo para ...").'
             )
         else:
-            lines.append(f"Project: {project.name}. {self._last_conversation(project.id)}")
+            last = ActionExecutor(self.services, "en").last_conversation(project)
+            summary = f"Last conversation: {last}." if last else "No conversation yet."
+            lines.append(f"Project: {project.name}. {summary}")
         lines.append(self._provider_line())
         lines.append("Type your request in English or Spanish; /help for shortcuts, exit to leave.")
         return "\n".join(lines)
-
-    def _last_conversation(self, project_id: str) -> str:
-        last = self.services.memory.last_turn(project_id)
-        if last is None:
-            return "No conversation yet."
-        when = ago((datetime.now(UTC) - last.timestamp).total_seconds(), "en")
-        task = self.services.catalogue.tasks.get(last.task_id or "")
-        about = f", about {task.name.en.lower()}" if task else ""
-        return f"Last conversation: {when}{about}."
 
     def _provider_line(self) -> str:
         resolution = self.services.resolve()
