@@ -74,8 +74,14 @@ ONSETS = _words("b c d f g k l m n p r s t v z ch tr pl")
 VOWELS = _words("a e i o u")
 CODAS = ["", "", "", "n", "r", "s", "l"]
 INFLECTIONS = [("s", 0.6), ("ing", 0.25), ("ed", 0.25), ("er", 0.1)]
-QUESTIONS = ["why did we choose {}", "what did we decide about {}", "{}",
-             "por qué decidimos {}", "{}", "{} results"]
+QUESTIONS = [
+    "why did we choose {}",
+    "what did we decide about {}",
+    "{}",
+    "por qué decidimos {}",
+    "{}",
+    "{} results",
+]
 
 
 def vocabulary(size: int = 30_000, seed: int = 7) -> list[str]:
@@ -85,8 +91,9 @@ def vocabulary(size: int = 30_000, seed: int = 7) -> list[str]:
     seen = set(words)
     while len(words) < size:
         syllables = rnd.choices([2, 3, 4], weights=[25, 55, 20])[0]
-        base = "".join(rnd.choice(ONSETS) + rnd.choice(VOWELS) + rnd.choice(CODAS)
-                       for _ in range(syllables))
+        base = "".join(
+            rnd.choice(ONSETS) + rnd.choice(VOWELS) + rnd.choice(CODAS) for _ in range(syllables)
+        )
         family = [base] + [base + end for end, p in INFLECTIONS if rnd.random() < p]
         for word in family:
             if word not in seen:
@@ -143,8 +150,7 @@ def _siblings(path: Path) -> list[Path]:
 def _fill(memory: Memory, turns: int, rnd: random.Random) -> dict[str, Any]:
     words = vocabulary()
     weights = zipf_weights(len(words))
-    ids = [memory.create_project(f"Project {n:02d} {words[100 + n]}").id
-           for n in range(PROJECTS)]
+    ids = [memory.create_project(f"Project {n:02d} {words[100 + n]}").id for n in range(PROJECTS)]
     memory.switch_project(ids[0])
     started = time.perf_counter()
     clock = datetime(2024, 1, 1, tzinfo=UTC)
@@ -153,27 +159,39 @@ def _fill(memory: Memory, turns: int, rnd: random.Random) -> dict[str, Any]:
         for n in range(done, min(turns, done + BATCH)):
             text = " ".join(rnd.choices(words, cum_weights=weights, k=rnd.randint(40, 80)))
             role = "user" if n % 2 == 0 else "agent"
-            rows.append((ids[rnd.randrange(PROJECTS)], stamp(clock + timedelta(seconds=n)),
-                         role, text, f"task_{rnd.randrange(80)}"))
+            rows.append(
+                (
+                    ids[rnd.randrange(PROJECTS)],
+                    stamp(clock + timedelta(seconds=n)),
+                    role,
+                    text,
+                    f"task_{rnd.randrange(80)}",
+                )
+            )
         with memory.transaction():
             memory.db.conn.executemany(
                 "INSERT INTO conversations (project_id, timestamp, role, message, task_id) "
-                "VALUES (?, ?, ?, ?, ?)", rows)
+                "VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
         print(f"  {done + len(rows):,} turns", end="\r", flush=True)
     seconds = time.perf_counter() - started
     _extras(memory, ids, words, weights, rnd)
     return {"turns": turns, "insert_seconds": seconds, "turns_per_second": turns / seconds}
 
 
-def _extras(memory: Memory, ids: list[str], words: list[str], weights: list[float],
-            rnd: random.Random) -> None:
+def _extras(
+    memory: Memory, ids: list[str], words: list[str], weights: list[float], rnd: random.Random
+) -> None:
     """Decisions and metadata per project, so context loads look like real ones."""
     for project_id in ids:
         memory.set_metadata(project_id, "goals", " ".join(rnd.choices(words[40:400], k=12)))
         for _ in range(20):
             memory.add_decision(
-                project_id, " ".join(rnd.choices(words[60:], cum_weights=weights[60:], k=5)),
-                " ".join(rnd.choices(words, cum_weights=weights, k=25)))
+                project_id,
+                " ".join(rnd.choices(words[60:], cum_weights=weights[60:], k=5)),
+                " ".join(rnd.choices(words, cum_weights=weights, k=25)),
+            )
 
 
 def queries(n: int = 200, seed: int = 3) -> list[str]:
@@ -200,7 +218,7 @@ def timed(action: Callable[[], Any], repeat: int) -> list[float]:
 
 
 def percentiles(times: list[float]) -> str:
-    """"p50 x ms, p95 y ms"."""
+    """ "p50 x ms, p95 y ms"."""
     cuts = statistics.quantiles(times, n=100, method="inclusive")
     return f"p50 {cuts[49]:7.2f} ms   p95 {cuts[94]:7.2f} ms   max {max(times):7.2f} ms"
 
@@ -213,11 +231,15 @@ def run(path: Path, rnd: random.Random) -> Iterator[tuple[str, str]]:
         ids = [p.id for p in memory.list_projects()]
         asked = queries()
         scoped = iter([(q, rnd.choice(ids)) for q in asked])
-        yield "scoped search (200 queries)", percentiles(
-            timed(lambda: memory.search(*next(scoped)), len(asked)))
+        yield (
+            "scoped search (200 queries)",
+            percentiles(timed(lambda: memory.search(*next(scoped)), len(asked))),
+        )
         every = iter(asked)
-        yield "cross-project search (200)", percentiles(
-            timed(lambda: memory.search(next(every), all_projects=True), len(asked)))
+        yield (
+            "cross-project search (200)",
+            percentiles(timed(lambda: memory.search(next(every), all_projects=True), len(asked))),
+        )
         yield "save one turn (200)", percentiles(_save_turns(memory, ids[0], 200))
     yield "open + load context (50)", percentiles(timed(lambda: _open_and_load(path), 50))
 
@@ -227,8 +249,7 @@ def _save_turns(memory: Memory, project_id: str, n: int) -> list[float]:
     saved: list[int] = []
     times = timed(lambda: saved.append(memory.add_turn(project_id, "user", text).id), n)
     with memory.transaction():  # leave the cached database as it was
-        memory.db.conn.executemany("DELETE FROM conversations WHERE id = ?",
-                                   [(i,) for i in saved])
+        memory.db.conn.executemany("DELETE FROM conversations WHERE id = ?", [(i,) for i in saved])
     return times
 
 
@@ -250,8 +271,10 @@ def main() -> None:
         print()
     stats = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     print(f"database: {path} ({args.turns:,} turns, {PROJECTS} projects)")
-    print(f"{'insert throughput':30} {stats['turns_per_second']:,.0f} turns/s "
-          f"(bulk, through the index triggers; built in {stats['build_seconds']:.0f} s)")
+    print(
+        f"{'insert throughput':30} {stats['turns_per_second']:,.0f} turns/s "
+        f"(bulk, through the index triggers; built in {stats['build_seconds']:.0f} s)"
+    )
     for label, figure in run(path, random.Random(5)):
         print(f"{label:30} {figure}", flush=True)
 

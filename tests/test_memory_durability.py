@@ -105,7 +105,10 @@ def test_three_processes_creating_the_same_new_database_at_once(tmp_path):
     assert [o.returncode for o in openers] == [0, 0, 0], outcomes
     with Memory.open(path) as memory:
         assert sorted((p.name, p.turns) for p in memory.list_projects()) == [
-            ("A", 1), ("B", 1), ("C", 1)]
+            ("A", 1),
+            ("B", 1),
+            ("C", 1),
+        ]
 
 
 def test_kill_9_in_the_middle_of_a_batch_leaves_whole_batches_only(tmp_path):

@@ -161,8 +161,7 @@ def test_the_database_and_its_wal_files_are_private(tmp_path):
     try:
         with Memory.open(path) as memory:
             memory.add_turn(memory.create_project("P").id, "user", "hello")
-            files = [path, path.with_name(path.name + "-wal"),
-                     path.with_name(path.name + "-shm")]
+            files = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
             assert [stat.S_IMODE(f.stat().st_mode) for f in files] == [0o600] * 3
     finally:
         os.umask(old)

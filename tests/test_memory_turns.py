@@ -150,7 +150,8 @@ def test_closing_a_session_merges_the_index_it_wrote(memory):
 
     def segments() -> int:
         return memory.db.execute(
-            "SELECT count(DISTINCT segid) FROM conversations_fts_1_idx").fetchone()[0]
+            "SELECT count(DISTINCT segid) FROM conversations_fts_1_idx"
+        ).fetchone()[0]
 
     assert segments() > 1
     memory.maintain()

@@ -34,6 +34,8 @@ def env(home: Path, tmp_path: Path) -> dict[str, str]:
         "DESIGN_AGENT_GEMINI_BIN": str(gemini),
         "FAKE_RECORDING": recording("run_claude_partial"),
         "TERM": "xterm-256color",
+        # Without it every prompt waits a second for a cursor-position reply.
+        "PROMPT_TOOLKIT_NO_CPR": "1",
         "COLUMNS": "100",
         "LINES": "40",
     }

@@ -28,8 +28,14 @@ def files() -> None:
 
 @files.command("add")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--type", "file_type", type=click.Choice(FILE_TYPES), default="brief",
-              show_default=True, help="What the file is.")
+@click.option(
+    "--type",
+    "file_type",
+    type=click.Choice(FILE_TYPES),
+    default="brief",
+    show_default=True,
+    help="What the file is.",
+)
 @project_option
 @json_option
 @click.pass_context
@@ -50,11 +56,15 @@ def files_add(
         return
     stored = added.file
     if added.duplicate:
-        click.echo(f"Already in '{project.name}' as {stored.filename} "
-                   f"(added {when(stored.uploaded_at)}); nothing changed.")
+        click.echo(
+            f"Already in '{project.name}' as {stored.filename} "
+            f"(added {when(stored.uploaded_at)}); nothing changed."
+        )
         return
-    click.echo(f"Added {stored.filename} to '{project.name}' as {stored.file_type} "
-               f"({stored.chars:,} characters).")
+    click.echo(
+        f"Added {stored.filename} to '{project.name}' as {stored.file_type} "
+        f"({stored.chars:,} characters)."
+    )
 
 
 @files.command("list")
@@ -73,8 +83,9 @@ def files_list(ctx: click.Context, project_name: str | None, as_json: bool) -> N
     if as_json:
         print_json(items)
         return
-    rows = [[str(f.id), f.filename, f.file_type, f"{f.chars:,}", when(f.uploaded_at)]
-            for f in items]
+    rows = [
+        [str(f.id), f.filename, f.file_type, f"{f.chars:,}", when(f.uploaded_at)] for f in items
+    ]
     print_table(None, ["id", "file", "type", "characters", "added"], rows)
 
 
@@ -97,8 +108,12 @@ def decisions() -> None:
 @json_option
 @click.pass_context
 def decisions_add(
-    ctx: click.Context, decision: str, rationale: str, turn_id: int | None,
-    project_name: str | None, as_json: bool,
+    ctx: click.Context,
+    decision: str,
+    rationale: str,
+    turn_id: int | None,
+    project_name: str | None,
+    as_json: bool,
 ) -> None:
     """Record DECISION in the project.
 
@@ -162,8 +177,14 @@ def decisions_search(
 
 
 @click.command()
-@click.option("-n", "count", type=click.IntRange(min=1), default=20, show_default=True,
-              help="How many of the latest turns to show.")
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="How many of the latest turns to show.",
+)
 @project_option
 @json_option
 @click.pass_context
@@ -187,24 +208,37 @@ def history(ctx: click.Context, count: int, project_name: str | None, as_json: b
     for turn in turns:
         status = "" if turn.status == "complete" else f" [{turn.status}]"
         task = f" ({turn.task_id})" if turn.task_id else ""
-        out.print(f"{when(turn.timestamp)} {turn.role}{task}{status}", markup=False,
-                  style="bold")
+        out.print(f"{when(turn.timestamp)} {turn.role}{task}{status}", markup=False, style="bold")
         out.print(turn.message, markup=False, highlight=False)
         out.print()
 
 
 @click.command()
 @click.argument("query")
-@click.option("--all-projects", "-a", is_flag=True,
-              help="Search every project; results are grouped by project.")
-@click.option("-n", "limit", type=click.IntRange(min=1), default=20, show_default=True,
-              help="How many results at most.")
+@click.option(
+    "--all-projects",
+    "-a",
+    is_flag=True,
+    help="Search every project; results are grouped by project.",
+)
+@click.option(
+    "-n",
+    "limit",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="How many results at most.",
+)
 @project_option
 @json_option
 @click.pass_context
 def search(
-    ctx: click.Context, query: str, all_projects: bool, limit: int,
-    project_name: str | None, as_json: bool,
+    ctx: click.Context,
+    query: str,
+    all_projects: bool,
+    limit: int,
+    project_name: str | None,
+    as_json: bool,
 ) -> None:
     """Search the project's conversations, files and decisions for QUERY.
 

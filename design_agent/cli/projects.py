@@ -49,8 +49,18 @@ def projects_list(ctx: click.Context, as_json: bool) -> None:
     if not items:
         click.echo('No projects yet. Create one: design-agent projects create "My product"')
         return
-    rows = [["*" if p.active else "", p.name, p.id, str(p.turns), str(p.files),
-             str(p.decisions), when(p.last_accessed)] for p in items]
+    rows = [
+        [
+            "*" if p.active else "",
+            p.name,
+            p.id,
+            str(p.turns),
+            str(p.files),
+            str(p.decisions),
+            when(p.last_accessed),
+        ]
+        for p in items
+    ]
     print_table(None, ["", "name", "id", "turns", "files", "decisions", "last used"], rows)
 
 
@@ -129,8 +139,10 @@ def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
     """
     memory = app_of(ctx).memory
     report = memory.deletion_report(memory.find_project(name).id)
-    summary = (f"{report.turns} turns, {report.files} files, {report.decisions} decisions "
-               f"and {report.metadata} metadata entries")
+    summary = (
+        f"{report.turns} turns, {report.files} files, {report.decisions} decisions "
+        f"and {report.metadata} metadata entries"
+    )
     if not yes:
         click.echo(f"Deleting '{report.project.name}' removes {summary}.", err=as_json)
         click.confirm("Delete it?", abort=True, err=as_json)
@@ -158,9 +170,13 @@ def projects_show(ctx: click.Context, name: str | None, as_json: bool) -> None:
     context = memory.project_context(project.id, turns=1, decision_count=5)
     last = context.recent_turns[-1] if context.recent_turns else None
     data = {
-        "project": project, "turns": report.turns, "files": memory.list_files(project.id),
-        "decisions": report.decisions, "metadata": context.metadata,
-        "recent_decisions": context.decisions, "last_turn": last,
+        "project": project,
+        "turns": report.turns,
+        "files": memory.list_files(project.id),
+        "decisions": report.decisions,
+        "metadata": context.metadata,
+        "recent_decisions": context.decisions,
+        "last_turn": last,
     }
     if as_json:
         print_json(data)
@@ -192,20 +208,29 @@ def projects_export(ctx: click.Context, name: str, file: Path, as_json: bool) ->
     """
     memory = app_of(ctx).memory
     bundle = memory.export_project(memory.find_project(name).id, file)
-    counts = {"turns": len(bundle.turns), "files": len(bundle.files),
-              "decisions": len(bundle.decisions)}
+    counts = {
+        "turns": len(bundle.turns),
+        "files": len(bundle.files),
+        "decisions": len(bundle.decisions),
+    }
     if as_json:
         print_json({"project": bundle.project, "file": str(file), **counts})
         return
-    click.echo(f"Exported '{bundle.project.name}' to {file} "
-               f"({counts['turns']} turns, {counts['files']} files, "
-               f"{counts['decisions']} decisions).")
+    click.echo(
+        f"Exported '{bundle.project.name}' to {file} "
+        f"({counts['turns']} turns, {counts['files']} files, "
+        f"{counts['decisions']} decisions)."
+    )
 
 
 @projects.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--name", "new_name", metavar="NAME",
-              help="Import under this name (when the project already exists here).")
+@click.option(
+    "--name",
+    "new_name",
+    metavar="NAME",
+    help="Import under this name (when the project already exists here).",
+)
 @json_option
 @click.pass_context
 def projects_import(ctx: click.Context, file: Path, new_name: str | None, as_json: bool) -> None:

@@ -159,20 +159,25 @@ def providers_use(ctx: click.Context, name: str) -> None:
     if name != "auto":
         spec = _adapter(adapters, name)
         if not find_binary(spec, app.settings.values).found:
-            click.echo(f"note: {spec.display_name} is not installed yet: {spec.install_hint}",
-                       err=True)
+            click.echo(
+                f"note: {spec.display_name} is not installed yet: {spec.install_hint}", err=True
+            )
     set_setting(app.home, "provider", name)
     click.echo(f"provider = {name}  (saved to {app.home.settings_file})")
     if os.environ.get("DESIGN_AGENT_PROVIDER", name) != name:
-        click.echo("note: DESIGN_AGENT_PROVIDER is set in your environment and overrides this",
-                   err=True)
+        click.echo(
+            "note: DESIGN_AGENT_PROVIDER is set in your environment and overrides this", err=True
+        )
 
 
 @providers.command("test")
 @click.argument("name")
 @click.argument("prompt")
-@click.option("--tier", type=click.Choice(["auto", "fast", "deep"]),
-              help="Model tier (default: the tier setting; auto routes by the prompt).")
+@click.option(
+    "--tier",
+    type=click.Choice(["auto", "fast", "deep"]),
+    help="Model tier (default: the tier setting; auto routes by the prompt).",
+)
 @click.option("--model", help="Model to use instead of the adapter's model for the tier.")
 @click.option("--system", "system_prompt", default="", help="A system prompt to send with it.")
 @json_option
@@ -240,8 +245,6 @@ def _stream(run: ProviderRun, quiet: bool) -> Done:
     if not quiet:
         click.echo(_figures(done, tier), err=True)
     return done
-
-
 
 
 def _figures(done: Done, tier: TierChosen | None) -> str:

@@ -42,9 +42,7 @@ def delete_state(db: sqlite_utils.Database, key: str) -> None:
     db.execute("DELETE FROM agent_state WHERE key = ?", [key])
 
 
-def add_process_memory(
-    db: sqlite_utils.Database, entry: dict[str, str], now: str
-) -> ProcessMemory:
+def add_process_memory(db: sqlite_utils.Database, entry: dict[str, str], now: str) -> ProcessMemory:
     """Record what the agent decided, in which context, why, what came of it, and lessons."""
     if not entry.get("context", "").strip() or not entry.get("decision", "").strip():
         raise UsageError("process memory needs a context and a decision")

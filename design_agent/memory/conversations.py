@@ -22,8 +22,18 @@ COLUMNS = (
     "id, project_id, timestamp, role, message, task_id, agent_id, provider, model, "
     "status, tokens, cost, validation, parent_id, tier"
 )
-UPDATABLE = ("message", "status", "task_id", "agent_id", "provider", "model", "tier",
-             "tokens", "cost", "validation")
+UPDATABLE = (
+    "message",
+    "status",
+    "task_id",
+    "agent_id",
+    "provider",
+    "model",
+    "tier",
+    "tokens",
+    "cost",
+    "validation",
+)
 INSERTABLE = ("role", "parent_id", *UPDATABLE)
 
 
@@ -76,8 +86,9 @@ def update(db: sqlite_utils.Database, turn_id: int, changes: dict[str, Any]) -> 
         with transaction(db):
             get(db, turn_id)
             assignments = ", ".join(f"{name} = ?" for name in changes)
-            db.execute(f"UPDATE conversations SET {assignments} WHERE id = ?",
-                       [*changes.values(), turn_id])
+            db.execute(
+                f"UPDATE conversations SET {assignments} WHERE id = ?", [*changes.values(), turn_id]
+            )
     return get(db, turn_id)
 
 

@@ -44,8 +44,9 @@ def add(
     with transaction(db):
         projects.get(db, project_id)
         if conversation_id is not None:
-            owner = scalar(db, "SELECT project_id FROM conversations WHERE id = ?",
-                           [conversation_id])
+            owner = scalar(
+                db, "SELECT project_id FROM conversations WHERE id = ?", [conversation_id]
+            )
             if owner != project_id:
                 raise UsageError(f"turn {conversation_id} is not a turn of this project")
         cursor = db.execute(

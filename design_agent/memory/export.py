@@ -76,8 +76,12 @@ def build(db: sqlite_utils.Database, project_id: str, now: datetime) -> ProjectE
             turns=[_turn(t.model_dump(), refs) for t in turns],
             files=[ExportedFile.model_validate(f) for f in files.every(db, project_id)],
             decisions=[
-                ExportedDecision(decision=d.decision, rationale=d.rationale,
-                                 turn=refs.get(d.conversation_id or 0), timestamp=d.timestamp)
+                ExportedDecision(
+                    decision=d.decision,
+                    rationale=d.rationale,
+                    turn=refs.get(d.conversation_id or 0),
+                    timestamp=d.timestamp,
+                )
                 for d in reversed(decisions.listing(db, project_id))
             ],
         )
@@ -160,10 +164,22 @@ def _insert_turns(
             "INSERT INTO conversations (project_id, timestamp, role, message, task_id, agent_id, "
             "provider, model, status, tokens, cost, validation, parent_id, tier) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [project_id, stamp(turn.timestamp), turn.role, turn.message, turn.task_id,
-             turn.agent_id, turn.provider, turn.model, turn.status, turn.tokens, turn.cost,
-             validation, ids.get(turn.parent or 0), turn.tier],
+            [
+                project_id,
+                stamp(turn.timestamp),
+                turn.role,
+                turn.message,
+                turn.task_id,
+                turn.agent_id,
+                turn.provider,
+                turn.model,
+                turn.status,
+                turn.tokens,
+                turn.cost,
+                validation,
+                ids.get(turn.parent or 0),
+                turn.tier,
+            ],
         )
         ids[turn.ref] = int(cursor.lastrowid or 0)
     return ids
-

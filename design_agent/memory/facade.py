@@ -115,7 +115,9 @@ class Memory:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None,
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
         self.close()
@@ -199,9 +201,17 @@ class Memory:
     ) -> Turn:
         """Save one turn (role "user" or "agent"; status complete, cancelled or failed)."""
         fields = {
-            "role": role, "message": message, "task_id": task_id, "agent_id": agent_id,
-            "provider": provider, "model": model, "status": status, "tokens": tokens,
-            "cost": cost, "validation": validation, "parent_id": parent_id,
+            "role": role,
+            "message": message,
+            "task_id": task_id,
+            "agent_id": agent_id,
+            "provider": provider,
+            "model": model,
+            "status": status,
+            "tokens": tokens,
+            "cost": cost,
+            "validation": validation,
+            "parent_id": parent_id,
             "tier": tier,
         }
         turn = conversations.add(self.db, project_id, fields, self._now())
@@ -240,7 +250,10 @@ class Memory:
     # Files ----------------------------------------------------------------
 
     def add_file(
-        self, project_id: str, path: Path | str, file_type: str = "brief",
+        self,
+        project_id: str,
+        path: Path | str,
+        file_type: str = "brief",
         max_bytes: int = MAX_FILE_BYTES,
     ) -> AddedFile:
         """Add a text, markdown or PDF file; `duplicate` if the same bytes are already there."""
@@ -257,13 +270,14 @@ class Memory:
     # Decisions ------------------------------------------------------------
 
     def add_decision(
-        self, project_id: str, decision: str, rationale: str = "",
+        self,
+        project_id: str,
+        decision: str,
+        rationale: str = "",
         conversation_id: int | None = None,
     ) -> Decision:
         """Record a decision, why, and (optionally) the turn where it was made."""
-        return decisions.add(
-            self.db, project_id, decision, rationale, conversation_id, self._now()
-        )
+        return decisions.add(self.db, project_id, decision, rationale, conversation_id, self._now())
 
     def list_decisions(self, project_id: str, limit: int | None = None) -> list[Decision]:
         """A project's decisions, newest first."""
@@ -278,12 +292,21 @@ class Memory:
     # Agent memory ---------------------------------------------------------
 
     def add_process_memory(
-        self, context: str, decision: str, rationale: str = "", outcome: str = "",
+        self,
+        context: str,
+        decision: str,
+        rationale: str = "",
+        outcome: str = "",
         lessons: str = "",
     ) -> ProcessMemory:
         """Remember what the agent decided in which context, why, the outcome, the lessons."""
-        entry = {"context": context, "decision": decision, "rationale": rationale,
-                 "outcome": outcome, "lessons": lessons}
+        entry = {
+            "context": context,
+            "decision": decision,
+            "rationale": rationale,
+            "outcome": outcome,
+            "lessons": lessons,
+        }
         return agent_memory.add_process_memory(self.db, entry, self._now())
 
     def list_process_memory(self, limit: int = 20) -> list[ProcessMemory]:
@@ -305,7 +328,11 @@ class Memory:
     # Search, context, export ----------------------------------------------
 
     def search(
-        self, query: str, project_id: str | None = None, *, all_projects: bool = False,
+        self,
+        query: str,
+        project_id: str | None = None,
+        *,
+        all_projects: bool = False,
         limit: int = 20,
     ) -> SearchResults:
         """Turns, files and decisions matching `query` in one project, or in all projects

@@ -75,7 +75,8 @@ def get(db: sqlite_utils.Database, file_id: int) -> ProjectFile:
 def listing(db: sqlite_utils.Database, project_id: str) -> list[FileInfo]:
     """A project's files, oldest first, without their text."""
     found = rows(
-        db, f"SELECT {INFO_COLUMNS} FROM project_files WHERE project_id = ? ORDER BY id",
+        db,
+        f"SELECT {INFO_COLUMNS} FROM project_files WHERE project_id = ? ORDER BY id",
         [project_id],
     )
     return [FileInfo.model_validate(r) for r in found]

@@ -37,5 +37,7 @@ def ranked(
         "ORDER BY score, rowid DESC LIMIT ?"
     )
     # bm25 is negative, lower is better; callers get a positive relevance.
-    return [(int(rowid), -float(score)) for rowid, score in db.conn.execute(
-        sql, (expression, cap, limit))]
+    return [
+        (int(rowid), -float(score))
+        for rowid, score in db.conn.execute(sql, (expression, cap, limit))
+    ]

@@ -16,23 +16,23 @@ from design_agent.memory.db import rows, transaction
 def get_all(db: sqlite_utils.Database, project_id: str) -> dict[str, Any]:
     """Every metadata value of a project, by key."""
     found = rows(
-        db, "SELECT key, value FROM project_metadata WHERE project_id = ? ORDER BY key",
+        db,
+        "SELECT key, value FROM project_metadata WHERE project_id = ? ORDER BY key",
         [project_id],
     )
     return {r["key"]: json.loads(r["value"]) for r in found}
 
 
-def set_value(
-    db: sqlite_utils.Database, project_id: str, key: str, value: Any, now: str
-) -> None:
+def set_value(db: sqlite_utils.Database, project_id: str, key: str, value: Any, now: str) -> None:
     """Store `value` (any JSON value) under `key`; None removes the key."""
     if not key.strip():
         raise UsageError("a metadata key cannot be empty")
     with transaction(db):
         projects.get(db, project_id)
         if value is None:
-            db.execute("DELETE FROM project_metadata WHERE project_id = ? AND key = ?",
-                       [project_id, key])
+            db.execute(
+                "DELETE FROM project_metadata WHERE project_id = ? AND key = ?", [project_id, key]
+            )
             return
         db.execute(
             "INSERT INTO project_metadata (project_id, key, value, updated_at) "

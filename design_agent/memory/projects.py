@@ -51,8 +51,9 @@ def create(
                 f"a project named '{existing['name']}' already exists; "
                 f"switch to it with: design-agent projects switch '{existing['name']}'"
             )
-        if project_id is not None and scalar(db, "SELECT 1 FROM projects WHERE id = ?",
-                                             [project_id]):
+        if project_id is not None and scalar(
+            db, "SELECT 1 FROM projects WHERE id = ?", [project_id]
+        ):
             raise UsageError(f"a project with id '{project_id}' already exists")
         project_id = project_id or _free_id(db, key)
         search_key = search_index.next_search_key(db)
@@ -130,8 +131,9 @@ def rename(db: sqlite_utils.Database, project_id: str, new_name: str) -> Project
     """Give a project a new name (its id does not change)."""
     key = _key_of(new_name)
     with transaction(db):
-        clash = one(db, "SELECT id, name FROM projects WHERE name_key = ? AND id != ?",
-                    [key, project_id])
+        clash = one(
+            db, "SELECT id, name FROM projects WHERE name_key = ? AND id != ?", [key, project_id]
+        )
         if clash is not None:
             raise UsageError(f"another project is already named '{clash['name']}'")
         db.execute(
@@ -161,9 +163,9 @@ def switch(db: sqlite_utils.Database, project_id: str, now: str) -> Project:
 
 def deletion_report(db: sqlite_utils.Database, project_id: str) -> DeletionReport:
     """What deleting the project would remove."""
+
     def count(table: str) -> int:
-        return int(scalar(db, f"SELECT count(*) FROM {table} WHERE project_id = ?",
-                          [project_id]))
+        return int(scalar(db, f"SELECT count(*) FROM {table} WHERE project_id = ?", [project_id]))
 
     return DeletionReport(
         project=get(db, project_id),

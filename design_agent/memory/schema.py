@@ -121,9 +121,7 @@ def _fts_sync(table: str, fts: str, columns: list[str], scope: bool) -> tuple[st
 V1: tuple[str, ...] = (
     *V1_TABLES,
     *_fts_sync("project_files", "project_files_fts", ["filename", "content"], scope=True),
-    *_fts_sync(
-        "project_decisions", "project_decisions_fts", ["decision", "rationale"], scope=True
-    ),
+    *_fts_sync("project_decisions", "project_decisions_fts", ["decision", "rationale"], scope=True),
 )
 
 # Version 2: process memory becomes searchable ("the same for process memory").

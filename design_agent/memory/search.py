@@ -45,10 +45,12 @@ def search(
         return results
     scope = _projects(db, project_id)
     cap = SCOPED_CAP if project_id else CROSS_CAP
-    found = [(pid, hit) for pid, (_, key) in scope.items()
-             for hit in _turns(db, terms, key, cap, limit)]
-    found += [(pid, hit) for pid, hit in _shared(db, terms, project_id, cap * 2, limit)
-              if pid in scope]
+    found = [
+        (pid, hit) for pid, (_, key) in scope.items() for hit in _turns(db, terms, key, cap, limit)
+    ]
+    found += [
+        (pid, hit) for pid, hit in _shared(db, terms, project_id, cap * 2, limit) if pid in scope
+    ]
     # The best `limit` hits overall, grouped by project; groups ordered by their best hit.
     best = sorted(found, key=lambda pair: -pair[1].score)[:limit]
     by_project: dict[str, list[_Ranked]] = {}
@@ -62,8 +64,10 @@ def _projects(db: sqlite_utils.Database, project_id: str | None) -> dict[str, tu
     where, params = ("WHERE id = ?", [project_id]) if project_id else ("", [])
     found = rows(db, f"SELECT {PROJECT_COLUMNS}, search_key FROM projects {where}", params)
     return {
-        r["id"]: (Project.model_validate({k: v for k, v in r.items() if k != "search_key"}),
-                  int(r["search_key"]))
+        r["id"]: (
+            Project.model_validate({k: v for k, v in r.items() if k != "search_key"}),
+            int(r["search_key"]),
+        )
         for r in found
     }
 
@@ -83,8 +87,13 @@ def _shared(
     """Hits in the decision and file indexes, shared by all projects, with their project."""
     out: list[tuple[str, _Ranked]] = []
     sources: list[tuple[HitKind, str, str, list[str], tuple[float, ...]]] = [
-        ("decision", "project_decisions", "project_decisions_fts", ["decision", "rationale"],
-         DECISION_WEIGHTS),
+        (
+            "decision",
+            "project_decisions",
+            "project_decisions_fts",
+            ["decision", "rationale"],
+            DECISION_WEIGHTS,
+        ),
         ("file", "project_files", "project_files_fts", ["filename", "content"], FILE_WEIGHTS),
     ]
     for kind, table, index, columns, weights in sources:
@@ -101,10 +110,13 @@ def _shared(
 def _group(
     db: sqlite_utils.Database, project: Project, best: list[_Ranked], terms: list[str]
 ) -> ProjectHits:
-    loaded = {kind: _load(db, kind, [r.id for r in best if r.kind == kind])
-              for kind in ("turn", "file", "decision")}
-    hits = [_hit(project.id, r, loaded[r.kind][r.id], terms) for r in best
-            if r.id in loaded[r.kind]]
+    loaded = {
+        kind: _load(db, kind, [r.id for r in best if r.kind == kind])
+        for kind in ("turn", "file", "decision")
+    }
+    hits = [
+        _hit(project.id, r, loaded[r.kind][r.id], terms) for r in best if r.id in loaded[r.kind]
+    ]
     return ProjectHits(project=project, hits=hits)
 
 
@@ -112,8 +124,9 @@ def _load(db: sqlite_utils.Database, kind: str, ids: list[int]) -> dict[int, dic
     if kind == "turn":
         return rows_by_id(db, "conversations", conversations.COLUMNS, ids)
     if kind == "file":
-        return rows_by_id(db, "project_files",
-                          "id, filename, uploaded_at AS timestamp, content", ids)
+        return rows_by_id(
+            db, "project_files", "id, filename, uploaded_at AS timestamp, content", ids
+        )
     return rows_by_id(db, "project_decisions", "id, decision, rationale, timestamp", ids)
 
 
@@ -125,6 +138,11 @@ def _hit(project_id: str, ranked: _Ranked, row: dict[str, Any], terms: list[str]
     else:
         title, text = row["decision"], row["rationale"] or row["decision"]
     return SearchHit(
-        kind=ranked.kind, id=ranked.id, project_id=project_id, score=ranked.score,
-        timestamp=row["timestamp"], title=title, snippet=snippet(text, terms),
+        kind=ranked.kind,
+        id=ranked.id,
+        project_id=project_id,
+        score=ranked.score,
+        timestamp=row["timestamp"],
+        title=title,
+        snippet=snippet(text, terms),
     )

@@ -91,9 +91,12 @@ def merge_project(db: sqlite_utils.Database, project_id: str, pages: int) -> Non
 
 def optimize_all(db: sqlite_utils.Database) -> None:
     """Merge every full-text index into a single segment."""
-    names = [row[0] for row in db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL%'"
-    ).fetchall()]
+    names = [
+        row[0]
+        for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL%'"
+        ).fetchall()
+    ]
     for name in names:
         with transaction(db):
             db.execute(f"INSERT INTO {name}({name}) VALUES ('optimize')")

@@ -1,9 +1,9 @@
 """One stream parser per adapter output format, and a pure helper to run one.
 
-    claude-stream-json   ClaudeStreamParser
-    gemini-stream-json   GeminiStreamParser
-    codex-json           CodexJsonParser
-    text                 PlainTextParser
+claude-stream-json   ClaudeStreamParser
+gemini-stream-json   GeminiStreamParser
+codex-json           CodexJsonParser
+text                 PlainTextParser
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ class CodexJsonParser(JsonLinesParser):
         item_id = str(item.get("id"))
         before = self._emitted.get(item_id, "")
         # Items may be re-sent as they grow; only what is new is emitted.
-        new = text[len(before):] if text.startswith(before) else ""
+        new = text[len(before) :] if text.startswith(before) else ""
         if not new:
             return []
         separator = "\n\n" if not before and self._emitted and self._last_item != item_id else ""
