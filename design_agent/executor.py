@@ -19,11 +19,11 @@ from rapidfuzz import fuzz, process
 from design_agent.actions import ActionEnvelope
 from design_agent.errors import DesignAgentError, NotFoundError
 from design_agent.events import ActionDone
+from design_agent.language import fold
 from design_agent.memory.models import Project
 from design_agent.messages import ago, say
 from design_agent.session import Services
 from design_agent.settings import set_setting
-from design_agent.textutil import fold
 
 PENDING = "pending"
 QUESTIONS = ("users", "problem", "constraints")

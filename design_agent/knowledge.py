@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from design_agent.language import short_stems as stems
 from design_agent.models import Task
 from design_agent.registry import Catalogue
-from design_agent.textutil import estimate_tokens, stems
+from design_agent.textutil import estimate_tokens
 
 SUMMARY = "Summary"
 # Sections that make a method runnable; kept first when the budget is tight.

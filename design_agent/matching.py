@@ -20,28 +20,32 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import re
-import unicodedata
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rapidfuzz import fuzz
 
+from design_agent.language import (
+    STOP_WORDS,
+    STOP_WORDS_EN,
+    STOP_WORDS_ES,
+    Language,
+    detect_language,
+    is_content,
+    normalize,
+    split_words,
+    stem,
+    word_list,
+)
+
 if TYPE_CHECKING:
     from design_agent.models import Task
     from design_agent.registry import Catalogue
 
-Language = Literal["en", "es"]
 Band = Literal["HIGH", "MEDIUM", "LOW"]
-
-
-def _word_set(text: str) -> frozenset[str]:
-    """The whitespace-separated words of `text` (long word lists read better as prose)."""
-    return frozenset(text.split())
 
 
 HIGH_MIN = 80.0
@@ -86,7 +90,7 @@ FUZZY_MIN_LENGTH = 5
 PREFIX_MIN_LENGTH = 5
 # Endings that turn a word into its relatives in either language, as left by
 # stem(): prioritiz|ation, estimat|ion, evalua|r / evalua|cion, design|er.
-DERIVATIONS = _word_set(
+DERIVATIONS = word_list(
     """e r s ar er ir or al ual ion tion ation cion acion sion ment mient amient
     imient iv ity idad dad iz is ization isation izacion ad ist ic ical an en"""
 ) | {""}
@@ -97,132 +101,6 @@ DERIVATIONS = _word_set(
 SKIPPABLE_SHARE = 0.35
 # Per-word look-ups are cached; words repeat across messages of a session.
 CACHE_LIMIT = 8192
-
-STOP_WORDS_EN = _word_set(
-    """a about above after again all also am an and any are as at be because been being
-    both but by can could d did do does doing don dont for from get gets getting got had
-    has have having he hello her here hers hey hi him his how i if im in into is it its
-    ive just know let lets like ll m make me might mine more most much must my need
-    needed needs no not now of off ok okay on once one only or other our ours out over
-    own please re really s same she should so some something stuff such t than thank
-    thanks that thats the their them then there these they thing things this those
-    through to too under until up us ve very want wanted wants was way we were what
-    whats when where which while who whom whose why will with would yes you your yours"""
-)
-
-STOP_WORDS_ES = _word_set(
-    """a al algo alguien algun alguna algunas alguno algunos ahi alli asi aqui ayuda
-    ayudame ayudar ayudas bien bueno buena buenas buenos cada como con cual cuales
-    cualquier cuando cuanto cuanta cuantos cuantas da dame de del desde dime donde e el
-    ella ellas ellos en entonces entre era eres es esa esas ese eso esos esta estaba
-    estamos estan estar estas este esto estos estoy favor fue gracias ha hace hacer
-    hacemos hacia han has hasta hay haz hazme he hemos hola la las le les lo los mas me
-    mi mia mis mucho muchos muy nada necesitamos necesito ni no nos nosotros nuestra
-    nuestras nuestro nuestros o ok os otra otras otro otros para pero poco por porque
-    pues puedes puedo podemos podrias que queremos quien quiero quisiera se sea ser si
-    sin sobre solo son soy su sus tal tambien te tenemos tener tengo tiene tienen toda
-    todas todo todos tu tus u un una unas uno unos vale vamos y ya yo"""
-)
-
-STOP_WORDS: dict[str, frozenset[str]] = {"en": STOP_WORDS_EN, "es": STOP_WORDS_ES}
-
-# Words the stemmer leaves alone because their stem would be another word:
-# "persona" (the method) must not turn into the English "person".
-UNSTEMMED = frozenset({"persona", "personas"})
-
-# Words that only one of the two languages uses, beyond the shared stop words.
-_ONLY_EN = (STOP_WORDS_EN - STOP_WORDS_ES) | _word_set(
-    "want need help write build create review team users customers"
-)
-_ONLY_ES = (STOP_WORDS_ES - STOP_WORDS_EN) | _word_set(
-    "usuarios usuario equipo diseno clientes proyecto quiero necesito crear hacer"
-)
-_SPANISH_CHARACTERS = re.compile(r"[ñ¿¡áéíóú]")
-_SPANISH_ENDINGS = ("cion", "ciones", "dad", "mente", "amos", "emos", "imos")
-_ENGLISH_ENDINGS = ("ing", "tion", "ly", "ness")
-
-_AB_TEST = re.compile(r"\ba\s*/\s*b\b")
-_NON_WORD = re.compile(r"[^a-z0-9]+")
-
-
-def normalize(text: str) -> str:
-    """Lowercase, strip accents, keep letters and digits separated by single spaces."""
-    plain = text.lower()
-    if not plain.isascii():  # most keywords and many messages are plain ASCII already
-        decomposed = unicodedata.normalize("NFKD", plain)
-        plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    # "A/B" would otherwise split into two one-letter words that mean nothing.
-    plain = _AB_TEST.sub("ab", plain)
-    return _NON_WORD.sub(" ", plain).strip()
-
-
-def _words(normalized: str) -> list[str]:
-    return normalized.split()
-
-
-def detect_language(text: str) -> Language:
-    """ "es" or "en", from function words, Spanish-only characters and word endings.
-
-    Short messages carry few signals, so every one counts; a tie is English.
-    """
-    lowered = text.lower()
-    score = 2.0 * len(_SPANISH_CHARACTERS.findall(lowered))
-    for word in _words(normalize(lowered)):
-        if word in _ONLY_ES:
-            score += 1.0
-        elif word in _ONLY_EN:
-            score -= 1.0
-        elif len(word) > 4 and word.endswith(_SPANISH_ENDINGS):
-            score += 0.5
-        elif len(word) > 4 and word.endswith(_ENGLISH_ENDINGS):
-            score -= 0.5
-    return "es" if score > 0 else "en"
-
-
-def keywords_of(text: str, language: str) -> list[str]:
-    """The message's content words, normalised, stop words of `language` removed, in order."""
-    stops = STOP_WORDS.get(language, STOP_WORDS_EN)
-    seen: dict[str, None] = {}
-    for word in _words(normalize(text)):
-        if _is_content(word, stops):
-            seen.setdefault(word, None)
-    return list(seen)
-
-
-def _is_content(word: str, stops: frozenset[str]) -> bool:
-    # Numbers stay: "404 page" and "5 day sprint" need them; one letter never helps.
-    return len(word) > 1 and word not in stops
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A light stem shared by English and Spanish, so word forms meet.
-
-    Takes off Spanish verb endings (-amos, -ar, -ir: "priorizamos", "priorizar"
-    -> "prioriz"; not -er, which would turn "screener" into "screen"), plurals,
-    -ing/-ed and a final vowel. Both sides of every comparison go through it,
-    so it only has to be consistent, not linguistically right ("guides" and
-    "guide" -> "guid").
-    """
-    if len(word) <= 3 or word.isdigit() or word in UNSTEMMED:
-        return word
-    if word.endswith(("amos", "emos", "imos")) and len(word) >= 7:
-        return word[:-4]
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith("ss"):
-        word = word[:-1]
-    if word.endswith(("ar", "ir")) and len(word) >= 5:
-        return word[:-2]
-    if word.endswith("ing") and len(word) >= 7:
-        word = word[:-3]
-        if word[-1] == word[-2]:  # planning -> plann -> plan
-            word = word[:-1]
-    elif word.endswith("ed") and len(word) >= 6:
-        word = word[:-2]
-    if len(word) > 4 and word[-1] in "aeo":  # not "site" -> "sit"
-        word = word[:-1]
-    return word
 
 
 class TaskScore(BaseModel):
@@ -346,7 +224,7 @@ class Matcher:
             phrases = _task_phrases(task)
             raw.extend((index, words, stops) for words, stops in phrases)
             task_terms.append(
-                {stem(w) for words, stops in phrases for w in words if _is_content(w, stops)}
+                {stem(w) for words, stops in phrases for w in words if is_content(w, stops)}
             )
         self._idf = _idf_table(task_terms, len(tasks))
         self._index_descriptions(tasks)
@@ -361,7 +239,7 @@ class Matcher:
             self._add_phrase(index, words, stops)
 
     def _add_phrase(self, task: int, words: list[str], stops: frozenset[str]) -> None:
-        content = tuple(dict.fromkeys(stem(w) for w in words if _is_content(w, stops)))
+        content = tuple(dict.fromkeys(stem(w) for w in words if is_content(w, stops)))
         stop_stems = tuple(dict.fromkeys(stem(w) for w in words if w in stops))
         raw = tuple(stem(w) for w in words if len(w) > 1)
         if not content:
@@ -405,7 +283,7 @@ class Matcher:
 
     def _index_descriptions(self, tasks: list[Task]) -> None:
         described = [
-            {stem(w) for w in _words(normalize(t.description)) if _is_content(w, STOP_WORDS_EN)}
+            {stem(w) for w in split_words(normalize(t.description)) if is_content(w, STOP_WORDS_EN)}
             for t in tasks
         ]
         idf = _idf_table(described, len(tasks))
@@ -436,8 +314,8 @@ class Matcher:
     def _analyse(self, message: str) -> _Message:
         language = detect_language(message)
         stops = STOP_WORDS[language]
-        words = _words(normalize(message))
-        content = [w for w in words if _is_content(w, stops)]
+        words = split_words(normalize(message))
+        content = [w for w in words if is_content(w, stops)]
         matched: dict[str, float] = {}
         sequence: list[str] = []
         for word in content:
@@ -609,8 +487,8 @@ def _task_phrases(task: Task) -> list[tuple[list[str], frozenset[str]]]:
     """Every phrase that names the task, as words, with the stop words of its language."""
     english = [task.name.en, task.id.replace("_", " "), *task.keywords.en]
     spanish = [task.name.es, *task.keywords.es]
-    phrases = [(_words(normalize(p)), STOP_WORDS_EN) for p in english]
-    phrases += [(_words(normalize(p)), STOP_WORDS_ES) for p in spanish]
+    phrases = [(split_words(normalize(p)), STOP_WORDS_EN) for p in english]
+    phrases += [(split_words(normalize(p)), STOP_WORDS_ES) for p in spanish]
     return [(words, stops) for words, stops in phrases if words]
 
 

@@ -40,7 +40,8 @@ from design_agent.events import (
 from design_agent.executor import ActionExecutor, safe_execute
 from design_agent.intents import detect_action
 from design_agent.knowledge import Section
-from design_agent.matching import MatchResult, TaskScore, detect_language, keywords_of
+from design_agent.language import detect_language, keywords_of, word_set
+from design_agent.matching import MatchResult, TaskScore
 from design_agent.memory import Memory
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.messages import say
@@ -55,7 +56,6 @@ from design_agent.providers.runner import ProviderRun, cancel_on_ctrl_c, start
 from design_agent.session import Services
 from design_agent.settings import Settings
 from design_agent.tags import AskUserTag, DecisionTag, TagParser, TextSegment
-from design_agent.textutil import word_set
 from design_agent.validation import Validation, validate_answer
 
 DEFAULT_PROJECT = "General"

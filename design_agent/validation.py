@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
+from design_agent.language import fold, word_set
 from design_agent.models import Task
-from design_agent.textutil import fold, word_set
 
 CITATION = re.compile(r"\[([A-Za-z0-9_.-]+\.(?:md|csv|txt))\s*>\s*([^\]\n]+?)\s*\]")
 CONFIDENCE = re.compile(

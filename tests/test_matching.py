@@ -15,15 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from design_agent.matching import (
-    RECENT_BONUS,
-    Matcher,
-    MatchResult,
-    band_of,
-    detect_language,
-    keywords_of,
-    normalize,
-)
+from design_agent.language import detect_language, keywords_of, normalize
+from design_agent.matching import RECENT_BONUS, Matcher, MatchResult, band_of
 from design_agent.models import Keywords, Localized, Task
 from design_agent.paths import HomeLayout
 from design_agent.registry import Catalogue, load_catalogue

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
-from design_agent.matching import Matcher, detect_language
+from design_agent.language import detect_language
+from design_agent.matching import Matcher
 from design_agent.paths import HomeLayout
 from design_agent.registry import load_catalogue
 

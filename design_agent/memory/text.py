@@ -12,44 +12,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Words that carry the question, not its subject (compared without accents).
-_STOP_TEXT = """
-    a about after again all also am an and any are as at be because been before being
-    but by can could did do does doing done for from had has have having he her here
-    him his how i if in into is it its just let me more most my no nor not now of on
-    once only or other our ours out over own same she should so some such than that
-    the their them then there these they this those through to too under until up us
-    very was we were what when where which while who whom why will with would you your
-    choose chose chosen choosing decide decided deciding pick picked select selected
-    opt opted go went going use used make made tell told say said remember know think
-    thought please again ago last
-    el la los las un una unos unas y o u e de del al a ante con contra en entre para
-    por sin sobre tras que qué quien quién cual cuál cuando cuándo como cómo donde
-    dónde porque porqué es son fue fueron era eran ser estar esta este esto estos estas
-    ese esa eso esos esas lo le les se su sus mi mis tu tus nos nosotros nuestra
-    nuestro nuestras nuestros yo te ti ya muy mas más pero si sí no hay han ha he
-    hemos habia había decidimos decidio decidió decidir decidiste elegimos elegir
-    eligio eligió escogimos escoger optamos usamos usar hicimos hacer dijimos dime
-    recuerdas recuerda
-"""
+from design_agent.language import QUESTION_STOP_WORDS as STOP_WORDS
+from design_agent.language import fold
 
 MAX_TERMS = 12  # bound the work of one query, whatever the user pastes
 MIN_PREFIX = 3  # "a*" would expand to half the vocabulary
 MAX_SLUG = 48
 
 _WORD = re.compile(r"[^\W_]+")  # runs of letters and digits, like unicode61
-
-
-def fold(text: str) -> str:
-    """Lower-case `text` and strip accents: "Investigación" -> "investigacion"."""
-    if text.isascii():
-        return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return unicodedata.normalize("NFC", stripped).casefold()
-
-
-STOP_WORDS = frozenset(fold(word) for word in _STOP_TEXT.split())
 
 
 def slugify(name: str) -> str:
