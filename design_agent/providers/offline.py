@@ -13,7 +13,7 @@ from typing import Any
 
 from design_agent.providers.events import RunEvent, TextDelta
 from design_agent.providers.request import Grounding, ProviderRequest
-from design_agent.providers.runner import BaseRun
+from design_agent.providers.run import BaseRun
 from design_agent.providers.spec import AdapterSpec
 
 SECTION_CHARS = 1500

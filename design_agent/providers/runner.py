@@ -24,20 +24,13 @@ import shutil
 import signal
 import tempfile
 import threading
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
 
 from design_agent.errors import (
     ProviderCrashedError,
     ProviderError,
-    ProviderNotAuthenticatedError,
-    ProviderNotInstalledError,
-    ProviderOutputError,
-    ProviderRateLimitedError,
-    ProviderTimeoutError,
 )
 from design_agent.fsutil import FILE_MODE
 from design_agent.providers.argv import (
@@ -48,50 +41,21 @@ from design_agent.providers.argv import (
 )
 from design_agent.providers.classify import RunFacts, classify
 from design_agent.providers.events import (
-    Done,
-    FailureKind,
     ParsedEvent,
-    ProviderFailure,
     RunEvent,
-    Status,
     TextDelta,
-    TierChosen,
     Usage,
 )
+from design_agent.providers.offline import OfflineRun
 from design_agent.providers.parsers import make_parser
 from design_agent.providers.parsers.base import StreamParser
 from design_agent.providers.process import spawn
 from design_agent.providers.pump import StreamPump
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.resolve import BinaryLookup, find_binary, not_installed_error
+from design_agent.providers.run import BaseRun, ProviderRun
 from design_agent.providers.spec import AdapterSpec
 from design_agent.settings import Settings
-
-FAILURE_KINDS: list[tuple[type[ProviderError], FailureKind]] = [
-    (ProviderNotInstalledError, "not_installed"),
-    (ProviderNotAuthenticatedError, "not_authenticated"),
-    (ProviderRateLimitedError, "rate_limited"),
-    (ProviderTimeoutError, "timed_out"),
-    (ProviderOutputError, "bad_output"),
-    (ProviderError, "crashed"),
-]
-
-
-class ProviderRun(Protocol):
-    """What `start` returns, for the CLI providers and the offline one alike."""
-
-    provider: str
-    model: str | None
-
-    def __iter__(self) -> Iterator[RunEvent]: ...
-
-    def cancel(self) -> None: ...
-
-    @property
-    def partial_text(self) -> str: ...
-
-    @property
-    def result(self) -> Done | None: ...
 
 
 def start(
@@ -102,86 +66,8 @@ def start(
 ) -> ProviderRun:
     """A run of `request` through `spec`'s provider (not started until iterated)."""
     if spec.is_offline:
-        from design_agent.providers.offline import OfflineRun
-
         return OfflineRun(spec, request)
     return CliRun(spec, request, find_binary(spec, settings, environ))
-
-
-class BaseRun:
-    """What every run shares: text so far, usage, timing, the end events."""
-
-    def __init__(self, spec: AdapterSpec, request: ProviderRequest, model: str | None) -> None:
-        self.spec = spec
-        self.request = request
-        self.provider = spec.name
-        self.model = model
-        self._texts: list[str] = []
-        self._usage: Usage | None = None
-        self._result: Done | None = None
-        self._cancelled = False
-        self._iterated = False
-        self._started = time.monotonic()
-        self._first_token: float | None = None
-
-    @property
-    def partial_text(self) -> str:
-        """Everything the answer said so far (the whole text once done)."""
-        return "".join(self._texts)
-
-    @property
-    def result(self) -> Done | None:
-        """The final Done event, once the run has ended."""
-        return self._result
-
-    def __iter__(self) -> Iterator[RunEvent]:
-        if self._iterated:
-            raise RuntimeError("a provider run can be iterated only once")
-        self._iterated = True
-        self._started = time.monotonic()
-        return self._events()
-
-    def _events(self) -> Iterator[RunEvent]:
-        raise NotImplementedError
-
-    def _tier_event(self) -> TierChosen:
-        request = self.request
-        reason = request.tier_reason or f"{request.tier} tier requested"
-        return TierChosen(
-            provider=self.provider, tier=request.tier, model=self.model, reason=reason
-        )
-
-    def _text(self, delta: TextDelta) -> TextDelta:
-        if self._first_token is None:
-            self._first_token = time.monotonic() - self._started
-        self._texts.append(delta.text)
-        return delta
-
-    def _done(self, status: Status) -> Done:
-        self._result = Done(
-            provider=self.provider,
-            model=self.model,
-            status=status,
-            text=self.partial_text,
-            usage=self._usage,
-            seconds=round(time.monotonic() - self._started, 4),
-            first_token_seconds=None if self._first_token is None else round(self._first_token, 4),
-        )
-        return self._result
-
-    def _fail(self, error: ProviderError, returncode: int | None = None) -> Iterator[RunEvent]:
-        """Yield the failure and the final Done, then raise `error`."""
-        kind = next(k for cls, k in FAILURE_KINDS if isinstance(error, cls))
-        yield ProviderFailure(
-            provider=self.provider,
-            error=kind,
-            message=error.message,
-            exit_code=int(error.exit_code),
-            returncode=returncode,
-            stderr_tail=error.stderr_tail,
-        )
-        yield self._done("failed")
-        raise error
 
 
 class CliRun(BaseRun):
