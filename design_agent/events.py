@@ -91,8 +91,10 @@ class PromptReady(StepEvent):
     budget: int
 
 
-class DecisionRecorded(PipelineEvent):
-    kind: Literal["decision"] = "decision"
+class DecisionProposed(PipelineEvent):
+    """The model proposed a decision; it is stored only when the user confirms it."""
+
+    kind: Literal["decision_proposed"] = "decision_proposed"
     decision: str
     rationale: str
 

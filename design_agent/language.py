@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -247,3 +248,899 @@ CANCEL = phrase_list(
 def reply_of(message: str) -> str:
     """A short reply, folded and without its punctuation: "¡Sí!" -> "si"."""
     return " ".join(fold(message).strip(" .!¡¿?,;").split())
+
+
+# -- meta-requests said in plain words (read by intents.py) ------------------------------
+#
+# Whole-message phrases are compared after `normalize`, so "What's up?" meets
+# "what s up" and "¿Qué tal?" meets "que tal".
+
+
+def plain_phrases(text: str) -> frozenset[str]:
+    """Comma-separated phrases, each normalised (folded, punctuation gone)."""
+    return frozenset(normalize(p) for p in text.split(",") if normalize(p))
+
+
+GREETINGS = plain_phrases(
+    """hello, hi, hey, hiya, heya, helo, hallo, howdy, yo, hey there, hi there, hello there,
+    hi again, hello again, hey again, greetings, good morning, good afternoon, good evening,
+    morning, evening, hi everyone, hello everyone, hola, holi, holaa, hola de nuevo, buenas,
+    buenos dias, buen dia, buenas tardes, buenas noches, saludos, hey hola, ey, que hay,
+    hola hola"""
+)
+THANKS = plain_phrases(
+    """thanks, thank you, thank you so much, thank you very much, thanks a lot, thanks so much,
+    thanks a bunch, many thanks, thx, thnx, ty, tysm, cheers, much appreciated,
+    appreciate it, i appreciate it, thanks again, gracias, muchas gracias, mil gracias,
+    muchisimas gracias, gracias de nuevo, te lo agradezco, se agradece, gracias mil"""
+)
+HOW_ARE_YOU = plain_phrases(
+    """how are you, how are you doing, how r u, how are u, how s it going, how is it going,
+    how are things, how do you do, how have you been, what s up, whats up, sup, wassup,
+    how s everything, que tal, que tal estas, que tal todo, que tal vas, como estas,
+    como esta, como va, como va todo, como te va, como andas, que onda, que hay de nuevo"""
+)
+BYE = plain_phrases(
+    """bye, goodbye, good bye, bye bye, byebye, see you, see ya, see you later, see you soon,
+    catch you later, good night, night, ciao, take care, talk later,
+    talk to you later, that s all, that s all for now, that s it for today, adios, adio,
+    chao, chau, hasta luego, hasta pronto, hasta manana, nos vemos, hasta la proxima,
+    eso es todo, eso es todo por hoy"""
+)
+# Said around small talk without adding a request: "great, thanks!".
+ACKNOWLEDGEMENTS = plain_phrases(
+    """ok, okay, okey, great, perfect, awesome, cool, nice, super, good, excellent, brilliant,
+    lovely, amazing, wonderful, got it, that s great, that s helpful, very helpful, sounds good,
+    genial, perfecto, vale, estupendo, bien, muy bien, excelente, guay, buenisimo, de acuerdo,
+    entendido, muy util, oh, ah, well"""
+)
+HELP_REQUESTS = plain_phrases(
+    """help, help please, i need help, need help, what can you do,
+    what else can you do, what can you do for me, what can you help me with,
+    what can you help with, what do you do, what are you, who are you, what is this,
+    what s this, how does this work, how does it work, how do you work, how do i use this,
+    how do i use you, how to use this, how can you help, how can you help me,
+    what are you able to do, what are your capabilities, what are you capable of,
+    what commands are there, what commands do you know, commands, show me what you can do,
+    getting started, how do i start, where do i start, how do i get started, instructions,
+    usage, menu, tutorial, what are your features, what do you know how to do, ayuda,
+    necesito ayuda, que puedes hacer, que mas puedes hacer, que sabes hacer,
+    que haces, quien eres, que eres, que es esto, como funciona esto, como funciona,
+    como funcionas, como te uso, como se usa, como se usa esto, como uso esto,
+    en que me puedes ayudar, en que puedes ayudarme, en que me ayudas,
+    que puedes hacer por mi, por donde empiezo, como empiezo, instrucciones, comandos,
+    que comandos hay, que comandos conoces, que cosas puedes hacer, que sabes hacer tu"""
+)
+# Whole messages that drop what is going on; the reply words in CANCEL, and more.
+CANCEL_REQUESTS = CANCEL | plain_phrases(
+    """cancel that, cancel it, forget about it, forget that, never mind that, nevermind that,
+    scratch that, don t worry, dont worry, not anymore, olvida eso, olvidalo todo, cancelalo,
+    cancela eso, no te preocupes, dejalo ya, nada olvidalo"""
+)
+# Prefixes and suffixes that do not change what a message asks for.
+LEAD_INS = plain_phrases(
+    """hi, hello, hey, ok, okay, so, well, alright, right, oh, um, hmm, please, pls, hola,
+    oye, vale, bueno, pues, mira, ah, por favor, can you, could you, would you,
+    can you please, could you please, puedes, podrias, podria, puedes por favor,
+    i want you to, i d like you to, i would like you to, quiero que, necesito que"""
+)
+POLITE_TAILS = plain_phrases(
+    """please, pls, plz, thanks, thank you, por favor, gracias, porfa, porfavor"""
+)
+NUMBER_WORDS: dict[str, int] = {
+    **dict.fromkeys(["one", "uno", "una"], 1),
+    **dict.fromkeys(["two", "dos", "couple", "a couple", "a couple of", "un par de"], 2),
+    **dict.fromkeys(["three", "tres", "few", "a few", "unos pocos", "unos cuantos"], 3),
+    **dict.fromkeys(["four", "cuatro"], 4),
+    **dict.fromkeys(["five", "cinco"], 5),
+    **dict.fromkeys(["six", "seis"], 6),
+    **dict.fromkeys(["seven", "siete"], 7),
+    **dict.fromkeys(["eight", "ocho"], 8),
+    **dict.fromkeys(["nine", "nueve"], 9),
+    **dict.fromkeys(["ten", "diez"], 10),
+    **dict.fromkeys(["fifteen", "quince"], 15),
+    **dict.fromkeys(["twenty", "veinte"], 20),
+    **dict.fromkeys(["fifty", "cincuenta"], 50),
+    **dict.fromkeys(["hundred", "a hundred", "cien"], 100),
+}
+# A path ending in one of these is a file in any sentence ("see notes.md").
+FILE_EXTENSIONS = word_list(
+    """pdf md markdown txt text rtf doc docx odt pages csv tsv xls xlsx ods numbers ppt pptx
+    key odp json yaml yml html htm xml png jpg jpeg gif svg webp heic bmp tif tiff fig
+    sketch xd zip mp4 mov mp3 wav m4a vtt srt epub"""
+)
+# Words that say a file is being handed over ("here is the brief: ...").
+FILE_WORDS = word_list(
+    """brief briefing file files upload uploading attach attached attaching document
+    documents doc docs research notes transcript transcripts interviews deck slides spec
+    mockup mockups screenshot image logo pdf read add load import folder directory here
+    heres archivo archivos fichero ficheros adjunto adjunta sube subo subir
+    documento documentos investigacion notas transcripcion entrevistas anade agrega carga
+    lee importa aqui carpeta tienes paso mando"""
+)
+RESEARCH_FILE_WORDS = word_list(
+    """research interview interviews survey surveys transcript transcripts findings study
+    studies data insights usability investigacion entrevista entrevistas encuesta encuestas
+    transcripcion hallazgos estudio datos"""
+)
+DESIGN_FILE_WORDS = word_list(
+    """design designs mockup mockups wireframe wireframes prototype prototypes figma
+    screenshot screenshots logo spec specs ui diseno disenos prototipo prototipos captura
+    capturas maqueta maquetas"""
+)
+BRIEF_FILE_WORDS = word_list("brief briefing briefs encargo")
+IMAGE_EXTENSIONS = word_list("png jpg jpeg gif svg webp heic bmp tif tiff fig sketch xd")
+# Words that point at the active project and are never a project's name.
+ACTIVE_PROJECT_WORDS = plain_phrases(
+    """this project, this, that project, that, it, the project, current project,
+    the current project, current, this one, my project, project, este proyecto, este,
+    ese proyecto, eso, el proyecto, el proyecto actual, actual, mi proyecto, proyecto"""
+)
+# Words that may follow "I'm starting a new project" without making it a design request.
+CREATE_FILLERS = word_list(
+    """today now please too also again soon here this week tomorrow together with you hoy
+    ahora por favor tambien de nuevo pronto aqui esta semana manana contigo juntos ya"""
+)
+# Searches that look outward, not into past conversations: "busca participantes".
+OUTWARD_SEARCH_WORDS = word_list(
+    """competitors competitor participants participant users inspiration examples benchmarks
+    references recruits candidates vendors tools apps competidores competidor participantes
+    usuarios inspiracion ejemplos referencias candidatos proveedores herramientas"""
+)
+# Nouns after "project" that make it a design request: "create a project plan".
+NOT_PROJECT_NAMES = word_list(
+    """plan plans brief briefs roadmap roadmaps timeline timelines charter schedule kickoff
+    kick proposal proposals budget budgets scope management manager managers status update
+    updates report reports overview summary summaries goals goal requirements retrospective
+    retro board tracker template templates structure milestones milestone risks risk
+    stakeholders stakeholder page pages settings canvas estimate estimates estimation deck
+    presentation review backlog team teams lead leads kpis metrics outline description
+    doc document documentation handoff debrief"""
+)
+# Words of meta-requests that a one-letter typo should still reach ("swich", "histroy").
+ACTION_WORDS = word_list(
+    """switch switched change changed delete deleted remove removed rename renamed project
+    projects provider providers history historial decision decisions decided decide
+    methods method techniques technique shorter longer detailed details detail spanish
+    english espanol ingles castellano thanks thank hello cancel nevermind forget create
+    created creating starting start started called named record search summarize
+    summarise proyecto proyectos cambia cambiar borra borrar elimina eliminar renombra
+    renombrar muestra muestrame decisiones decidimos decidido metodos tecnicas gracias
+    ayuda llamado llamada nuevo offline conversation conversacion please porque because
+    research upload attach archivo resumelo detallado largo corto expand elaborate concise
+    translate traduce traducelo previous recent messages mensajes turns turnos ultimos
+    ultimas claude gemini codex ollama chatgpt openai without agreed acordamos hemos"""
+)
+
+
+# -- reading a request: head and details, negation, false friends ---------------------------
+#
+# A request has a head (the deliverable asked for first) and often details after it:
+# "spec for the date picker: behaviour, keyboard, edge cases". Words after a colon, inside
+# brackets or after "including" are details; words naming material the person already has
+# ("these backlog items", "the ideas from the brainstorm") are material, not the request.
+# Words in the scope of a negation ("without visuals", "no quiero una encuesta") say what
+# the person does NOT want. Matching weighs each kind differently.
+
+Role = Literal["head", "detail", "object", "material"]
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One word of a request as `normalize` spells it, with what it does in the request."""
+
+    text: str
+    role: Role
+    negated: bool = False
+    # A false friend whose method sense has no support in the message ("personas" = people).
+    unsupported: bool = False
+
+
+# Marks that end a sentence (each sentence has its own head) or open details.
+_SENTENCE_MARKS = frozenset(".?!;\n¿¡")
+_DETAIL_MARKS = frozenset(":([")
+_CLOSE_MARKS = frozenset(")]")
+_TOKEN = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
+
+# Words that open the details of a request.
+DETAIL_MARKERS = word_list(
+    """including include includes incl plus incluido incluida incluidos incluidas
+    incluyendo incluye"""
+)
+# Words that open a mention of material the person already has (not what they ask for).
+MATERIAL_MARKERS = word_list(
+    "these those from before estos estas esos esas aquellos aquellas antes"
+)
+# Word sequences with the same role: "las ideas que salieron de la lluvia de ideas".
+MATERIAL_PHRASES = (
+    ("que", "salieron", "de"),
+    ("que", "salio", "de"),
+    ("que", "surgieron", "de"),
+    ("que", "sacamos", "de"),
+    ("sacadas", "de"),
+    ("sacados", "de"),
+)
+# Verbs whose object is a method to learn, not the method to apply: "teach PMs to run a
+# card sort" asks for a lesson.
+TOPIC_VERBS = word_list(
+    """teach teaching train training ensenar ensena ensenarle ensenarles formar capacitar
+    explicarle explicarles"""
+)
+# Words that end a material mention or a negation's scope.
+SPAN_BREAKS = word_list(
+    """with by using into to for on and but just only instead rather so then con por usando
+    en para y pero sino solo solamente sino mas bien luego"""
+)
+MATERIAL_MAX_WORDS = 4
+# After a comma these open details too: "a PRD for exports, with user stories and ...".
+COMMA_DETAIL_MARKERS = word_list("with con")
+# "test plan for the booking flow": what follows "for" is what the deliverable is about,
+# a weaker hint than the deliverable itself.
+OBJECT_MARKERS = word_list("for para about sobre")
+OBJECT_MAX_WORDS = 5
+# Clauses that say why, not what: "... para probar el prototipo", "so that we can ...".
+PURPOSE_PHRASES = (
+    ("so", "that"),
+    ("in", "order", "to"),
+    ("so", "we", "can"),
+    ("para", "que"),
+    ("para", "poder"),
+)
+RANGE_ENDS = word_list("to until till through hasta")
+
+# Negation. A scope starts after a trigger and runs to the next mark or break word, over
+# at most NEGATION_MAX_WORDS content words.
+NEGATION_TRIGGERS: tuple[tuple[str, ...], ...] = (
+    ("without",),
+    ("except",),
+    ("excluding",),
+    ("instead", "of"),
+    ("rather", "than"),
+    ("other", "than"),
+    ("apart", "from"),
+    ("aside", "from"),
+    ("no", "need", "for"),
+    ("nor",),
+    ("neither",),
+    ("sin",),
+    ("excepto",),
+    ("salvo",),
+    ("en", "vez", "de"),
+    ("en", "lugar", "de"),
+    ("nada", "de"),
+    ("ni",),
+)
+# "not"/"no" negate what follows only before an article or a verb of wanting or doing:
+# "not a survey", "no quiero una encuesta", "don't need personas"; but "users can't find
+# the menu" and "no encuentran la sección" describe a problem and keep their evidence.
+NEGATORS = word_list("not no never cannot dont cant wont doesnt didnt isnt nunca tampoco")
+NEGATED_AUXILIARIES = word_list(
+    "don doesn didn can won isn aren wasn weren shouldn couldn wouldn haven hasn"
+)
+DETERMINERS = word_list(
+    """a an the any more another some el la los las un una unos unas ningun ninguna mas
+    otro otra"""
+)
+WANT_VERBS = word_list(
+    """want wants need needs like use run do make build write create give send have include
+    add show care quiero queremos quiere quieren necesito necesitamos necesita necesitan
+    hagas haga hagamos hagan hacer hace uses usemos usar busco buscamos buscan pidas
+    interesa interesan sirve sirven"""
+)
+# Object pronouns between "no" and its verb: "no me hagas el prototipo".
+CLITICS = word_list("me nos te le les lo la los las se")
+# "no" that is not a negation of the request: "no idea how to...", "no sé".
+NOT_NEGATING = (("no", "idea"), ("no", "se"), ("not", "sure"), ("no", "clue"), ("no", "matter"))
+# Negations that point back: "a dashboard is not what I need", "no es lo que busco".
+BACKWARD_NEGATIONS = (("not", "what"), ("no", "es", "lo", "que"), ("no", "es", "eso"))
+NEGATION_MAX_WORDS = 4
+
+# False friends: a word whose method sense needs support in the same message. Spanish
+# "personas" are people unless the message speaks of building, defining or using personas
+# as a design artefact ("crear proto-personas", "user personas", "arquetipos").
+_PERSONA_SUPPORT = word_list(
+    """crear creamos crea construir definir define definamos elaborar disenar documentar
+    actualizar arquetipo arquetipos proto protopersona protopersonas ficha fichas plantilla
+    plantillas ficticia ficticias ficticio ficticios primaria primarias secundaria segmento
+    segmentos retrato retratos perfil perfiles tipo"""
+)
+_STORY_SUPPORT = word_list(
+    """backlog sprint epic epica epicas invest jira ticket tickets acceptance aceptacion
+    criterios criteria points puntos split dividir partir refinement refinamiento agile
+    agil"""
+)
+_SPRINT_SUPPORT = word_list(
+    """design diseno google gv ventures knapp jake five cinco four cuatro challenge reto
+    storyboard"""
+)
+_TOKEN_SUPPORT = word_list(
+    """design diseno colour color colours colores spacing espaciado spacings typography
+    tipografia theme themes theming tema temas naming nomenclatura figma semantic
+    semantico semanticos primitive primitivos variable variables css style estilo estilos
+    dark oscuro elevation elevacion radius radios palette paleta"""
+)
+# Words that support a false friend only right next to it: "historias de usuario" and
+# "user personas" are the methods, "la historia del diseño centrado en el usuario" is not.
+_PERSONA_NEARBY = word_list("user users ux buyer usuario cliente")
+_STORY_NEARBY = word_list("user usuario usuarios")
+NEARBY_SUPPORT = {
+    "personas": _PERSONA_NEARBY,
+    "persona": _PERSONA_NEARBY,
+    "historia": _STORY_NEARBY,
+    "historias": _STORY_NEARBY,
+    "story": _STORY_NEARBY,
+    "stories": _STORY_NEARBY,
+}
+FALSE_FRIEND_WINDOW = 2
+# "card" is a payment or UI card unless cards are being sorted.
+_CARD_SUPPORT = word_list(
+    """sort sorts sorting sorted open closed hybrid ordenacion ordenar ordenamos clasificacion
+    clasificar agrupar agrupen agrupan reverse inverso inversa"""
+)
+# "hire" is a designer's hiring unless a product is hired for a job (jobs to be done).
+_HIRING_SUPPORT = word_list(
+    """designer designers disenador disenadores disenadora disenadoras candidate candidates
+    candidato candidatos candidata candidatas portfolio portfolios portafolio role roles
+    rol puesto puestos vacante vacantes recruiter junior senior lead staff principal
+    interviewer interviewers loop scorecard scorecards headcount"""
+)
+# Spanish "experimentar" is to experience something, unless an experiment is meant.
+_EXPERIMENT_SUPPORT = word_list(
+    """ab variante variantes version versiones hipotesis trafico control grupo grupos
+    muestra significancia conversion"""
+)
+_HIRING = {"hire": _HIRING_SUPPORT, "hiring": _HIRING_SUPPORT, "hired": _HIRING_SUPPORT}
+FALSE_FRIENDS: dict[str, dict[str, frozenset[str]]] = {
+    "es": {
+        "personas": _PERSONA_SUPPORT,
+        "persona": _PERSONA_SUPPORT,
+        "historia": _STORY_SUPPORT,
+        "historias": _STORY_SUPPORT,
+        "tokens": _TOKEN_SUPPORT,
+        "token": _TOKEN_SUPPORT,
+        "sprint": _SPRINT_SUPPORT,
+        "tarjeta": _CARD_SUPPORT,
+        "tarjetas": _CARD_SUPPORT,
+        "contratar": _HIRING_SUPPORT,
+        "contratan": _HIRING_SUPPORT,
+        "contratamos": _HIRING_SUPPORT,
+        "contratacion": _HIRING_SUPPORT,
+        "experimenta": _EXPERIMENT_SUPPORT,
+        "experimentan": _EXPERIMENT_SUPPORT,
+        "experimentar": _EXPERIMENT_SUPPORT,
+        "experimentamos": _EXPERIMENT_SUPPORT,
+    },
+    "en": {
+        "sprint": _SPRINT_SUPPORT,
+        "card": _CARD_SUPPORT,
+        "cards": _CARD_SUPPORT,
+        **_HIRING,
+        "story": _STORY_SUPPORT,
+        "stories": _STORY_SUPPORT,
+        "tokens": _TOKEN_SUPPORT,
+        "token": _TOKEN_SUPPORT,
+    },
+}
+
+# Everyday words that a catalogue of methods uses rarely, so their rarity there says
+# little: "what went wrong" is not about error messages, "a format for the team" is not
+# about any one method. Matching gives them less weight than their rarity suggests.
+GENERIC_WORDS = word_list(
+    """wrong right well went go goes going gone good bad badly better best worse worst work
+    works worked working thing things stuff people person everyone everybody someone
+    nobody team teams new old show shows look looks looking find found use used using time
+    times day days way ways talk talking say says said tell ask get put start started end
+    ended done happen happens happened happening see seen help helps kind sort lot lots
+    format formats big small quick quickly easy hard mal bien salio salir sale pasa pasar
+    paso cosa cosas gente equipo equipos nuevo nueva mejor peor ver decir hablar usar
+    tiempo dia dias forma formas manera formato rapido facil dificil gran grande pequeno
+    algo todo empezar terminar acabar funcionar funciona funciono buscar encontrar puede
+    pueden podria podrian could"""
+)
+
+
+def read_request(
+    text: str, language: str, exempt: frozenset[tuple[str, str]] = frozenset()
+) -> list[Word]:
+    """The words of `text` (as `normalize` splits them), each with its role in the request.
+
+    `exempt` holds (negator, stem) pairs that name a method rather than negate one
+    ("sin moderador", "no results"): those are not treated as negations.
+    """
+    tokens = _tokens(text)
+    words = [t for t in tokens if t[0].isalnum()]
+    roles = _roles(tokens)
+    negated = _negated(tokens, exempt, language)
+    unsupported = _unsupported(words, language)
+    return [Word(word, roles[i], i in negated, i in unsupported) for i, word in enumerate(words)]
+
+
+def _tokens(text: str) -> list[str]:
+    """Words as `normalize` spells them, and the punctuation marks between them."""
+    plain = _AB_TEST.sub("ab", fold(text))
+    # An apostrophe joins ("don't", "client's"): it never ends a span.
+    return [t for t in _TOKEN.findall(plain) if t not in "'’`´"]
+
+
+def _roles(tokens: list[str]) -> list[Role]:
+    """head / detail / object / material for every word token, in order."""
+    reader = _RoleReader([t for t in tokens if t[0].isalnum()])
+    roles: list[Role] = []
+    for token in tokens:
+        if token[0].isalnum():
+            roles.append(reader.word())
+        else:
+            reader.mark(token)
+    return roles
+
+
+class _RoleReader:
+    """Walks a request's tokens in order, tracking the part and span each word is in."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        self.position = 0
+        self.part: Role = "head"
+        self.span: Role | None = None
+        self.span_left = 0
+        self.after_topic_verb = False
+        self.after_comma = False
+        self.depth = 0
+
+    def mark(self, token: str) -> None:
+        self.span, self.span_left = None, 0
+        self.after_comma = token == ","
+        if token in _SENTENCE_MARKS:
+            self.part, self.after_topic_verb, self.depth = "head", False, 0
+        elif token in _DETAIL_MARKS:
+            self.part = "detail"
+            self.depth += token != ":"
+        elif token in _CLOSE_MARKS and self.depth:
+            self.depth -= 1
+
+    def word(self) -> Role:
+        words, position = self.words, self.position
+        token = words[position]
+        self.position += 1
+        if token in SPAN_BREAKS or self.span_left <= 0:
+            self.span = None
+        if token in DETAIL_MARKERS or _purpose_clause(words, position):
+            self.part = "detail"
+        if self.after_comma and token in COMMA_DETAIL_MARKERS:  # "..., with X and Y"
+            self.part = "detail"
+        self.after_comma = False
+        role: Role = "material" if self.after_topic_verb else (self.span or self.part)
+        self.span_left -= 1
+        self._open_span(words, position)
+        self.after_topic_verb = self.after_topic_verb or token in TOPIC_VERBS
+        return role
+
+    def _open_span(self, words: list[str], position: int) -> None:
+        """Start a material or object span after the word at `position`, if it opens one."""
+        token = words[position]
+        done = words[: position + 1]
+        if token in MATERIAL_MARKERS or any(tuple(done[-len(p) :]) == p for p in MATERIAL_PHRASES):
+            if token != "from" or not _range_follows(words, position):
+                self.span, self.span_left = "material", MATERIAL_MAX_WORDS
+        elif token in OBJECT_MARKERS and self.span is None and self.part == "head":
+            self.span, self.span_left = "object", OBJECT_MAX_WORDS
+
+
+PURPOSE_CLAUSES_ARE_DETAILS = True
+
+
+def _purpose_clause(words: list[str], position: int) -> bool:
+    """Whether a purpose clause ("para probar el prototipo", "so that") starts here."""
+    if not PURPOSE_CLAUSES_ARE_DETAILS:
+        return False
+    if any(_starts_with(words, position, p) for p in PURPOSE_PHRASES):
+        return True
+    following = words[position + 1] if position + 1 < len(words) else ""
+    return words[position] == "para" and _infinitive(following)
+
+
+def _infinitive(word: str) -> bool:
+    return len(word) > 3 and word.endswith(("ar", "er", "ir"))
+
+
+def _range_follows(words: list[str], position: int) -> bool:
+    """ "from booking to follow-up" is a range, not material the person has."""
+    return any(w in RANGE_ENDS for w in words[position + 1 : position + 5])
+
+
+def _negated(tokens: list[str], exempt: frozenset[tuple[str, str]], language: str) -> set[int]:
+    """Indices (among the words) of the words in the scope of a negation."""
+    words = [t if t[0].isalnum() else "" for t in tokens]  # "" stands for a mark
+    index = _word_indices(tokens)
+    negated: set[int] = set()
+    for position in range(len(words)):
+        found = _scope_start(words, position, language)
+        if found is not None and not _is_exempt(words, found, exempt):
+            negated.update(index[i] for i in _scope(words, found[0]))
+        negated.update(index[i] for i in _backward_scope(words, position))
+    return negated
+
+
+def _word_indices(tokens: list[str]) -> list[int]:
+    """For each token, the index of the word it is (or of the next word, for a mark)."""
+    indices: list[int] = []
+    count = 0
+    for token in tokens:
+        indices.append(count)
+        count += token[0].isalnum()
+    return indices
+
+
+def _starts_with(words: list[str], position: int, pattern: tuple[str, ...]) -> bool:
+    return tuple(words[position : position + len(pattern)]) == pattern
+
+
+def _trigger_at(words: list[str], position: int) -> tuple[int, str] | None:
+    """A negation trigger written at `position`: (where its object starts, its key)."""
+    for trigger in NEGATION_TRIGGERS:
+        if _starts_with(words, position, trigger):
+            return position + len(trigger), " ".join(trigger)
+    word = words[position]
+    nxt = position + 1
+    if word in NEGATED_AUXILIARIES and nxt < len(words) and words[nxt] == "t":
+        return nxt + 1, "not"
+    if word in NEGATORS:
+        return nxt, word
+    return None
+
+
+def _scope_start(words: list[str], position: int, language: str) -> tuple[int, str] | None:
+    """Where the negated words start if a negation begins at `position`, with its key."""
+    trigger = _trigger_at(words, position)
+    if trigger is None or any(_starts_with(words, position, i) for i in NOT_NEGATING):
+        return None
+    start, key = trigger
+    if key not in NEGATORS:  # "without", "en vez de": always a negation
+        return trigger
+    while start < len(words) and words[start] in CLITICS and key == "no":
+        start += 1
+    following = words[start] if start < len(words) else ""
+    if following in WANT_VERBS:
+        return start + 1, key
+    if following in DETERMINERS:
+        return start, key
+    # English "no personas", "no error messages": "no" before a content word negates it
+    # (Spanish "no" before a content word is a verb's: "no encuentran" describes).
+    if key == "no" and language == "en" and following and following not in STOP_WORDS_EN:
+        return start, key
+    return None
+
+
+def _scope(words: list[str], start: int) -> list[int]:
+    """Positions of the words a negation starting at `start` covers."""
+    covered: list[int] = []
+    content = 0
+    for position in range(start, len(words)):
+        word = words[position]
+        if not word or word in SPAN_BREAKS or content >= NEGATION_MAX_WORDS:
+            break
+        covered.append(position)
+        content += word not in STOP_WORDS_EN and word not in STOP_WORDS_ES
+    return covered
+
+
+def _is_exempt(
+    words: list[str], found: tuple[int, str], exempt: frozenset[tuple[str, str]]
+) -> bool:
+    """Whether the negation is part of a method's own name: "sin moderador", "no results"."""
+    start, key = found
+    for word in words[start : start + 3]:
+        if not word:
+            return False
+        if (key, stem(word)) in exempt:
+            return True
+    return False
+
+
+def _backward_scope(words: list[str], position: int) -> list[int]:
+    """Words before "is not what I need" / "no es lo que busco", back to the last mark."""
+    if not any(_starts_with(words, position, p) for p in BACKWARD_NEGATIONS):
+        return []
+    start = position
+    while start > 0 and words[start - 1]:
+        start -= 1
+    return list(range(start, position))
+
+
+def _unsupported(words: list[str], language: str) -> set[int]:
+    """Indices of false friends whose method sense nothing in the message supports."""
+    friends = FALSE_FRIENDS.get(language, {})
+    present = set(words)
+    unsupported: set[int] = set()
+    for i, word in enumerate(words):
+        if word not in friends or present & friends[word]:
+            continue
+        near = set(words[max(0, i - FALSE_FRIEND_WINDOW) : i + FALSE_FRIEND_WINDOW + 1])
+        if not near & NEARBY_SUPPORT.get(word, frozenset()):
+            unsupported.add(i)
+    return unsupported
+
+
+def negation_pairs(words: list[str]) -> set[tuple[str, str]]:
+    """(negation key, stem) pairs inside a method's own phrase, exempt from negation:
+    ["pruebas", "no", "moderadas"] -> {("no", "moderad")}."""
+    pairs: set[tuple[str, str]] = set()
+    for position in range(len(words)):
+        trigger = _trigger_at(words, position)
+        if trigger is not None:
+            start, key = trigger
+            pairs.update((key, stem(w)) for w in words[start : start + 3])
+    return pairs
+
+
+def _pairs(text: str) -> dict[str, tuple[str, ...]]:
+    """ "word:target" pairs, several targets per word allowed."""
+    pairs: dict[str, tuple[str, ...]] = {}
+    for pair in text.split():
+        word, _, target = pair.partition(":")
+        pairs[word] = (*pairs.get(word, ()), target)
+    return pairs
+
+
+# Spanish words and the English word a method's description or guide would use, so a
+# Spanish request can meet the English text of the catalogue ("cifras" -> "numbers").
+# Pairs are "spanish:english"; both sides go through `stem`.
+_GLOSSARY_PAIRS = """
+personas:people persona:person historia:history historias:stories experimenta:experience
+experimentan:experience experimentar:experience satisfechos:satisfied satisfecho:satisfied
+satisfechas:satisfied primer:first primera:first esperan:expect espera:expect gente:people
+piso:home busqueda:search devolvio:returned abandonan:drop abandono:drop abandonar:drop
+abandonos:churn acciones:actions accion:action accesibilidad:accessibility acuerdo:agreement
+acuerdos:agreements adopcion:adoption agenda:agenda agrupar:group agrupamos:group
+agrupen:group alcance:scope alinear:align alternativas:alternatives analisis:analysis
+analitica:analytics anuncio:announcement aprendizaje:learning aprender:learn arbol:tree
+arquitectura:architecture articulos:articles asistente:assistant audiencia:audience
+auditoria:audit avance:progress ayuda:help backlog:backlog baja:low barreras:barriers
+benchmark:benchmark boton:button botones:buttons buscar:search calidad:quality cambio:change
+cambios:changes camino:path canales:channels capacidad:capacity carrera:career casos:cases
+categorias:categories centro:centre cifras:numbers cliente:customer clientes:customers
+clasificar:classify colores:colour color:colour comparar:compare comparativa:comparison
+competencia:competitors competidores:competitors componente:component componentes:components
+comportamiento:behaviour compras:purchases comprobar:check conceptos:concepts
+confianza:trust consistente:consistent contenido:content contexto:context contratar:hiring
+contratacion:hiring conversacion:conversation conversion:conversion copia:copy costes:costs
+crecer:grow crecimiento:growth criterios:criteria cuestionario:questionnaire cuenta:account
+cuentas:accounts cumplir:meet datos:data decidir:decide decidimos:decide decision:decision
+decisiones:decisions definir:define desarrollo:development desarrolladores:engineers
+descubrir:discover descubierto:discover deseos:desires detalles:details diagrama:diagram
+diario:diary dias:days dificultades:struggle direccion:leadership directivos:executives
+discapacidad:disability diseno:design disenadores:designers disenadora:designer
+disenador:designer documentar:document documento:document duda:question efecto:impact
+ejemplos:examples embudo:funnel emociones:emotions empresa:company encuesta:survey
+encuestas:surveys enfoque:approach entrega:handoff entender:understand entrevista:interview
+entrevistas:interviews equivocarse:wrong errores:errors error:error escala:scale
+escenarios:scenarios esfuerzo:effort espaciado:spacing espaciados:spacing estados:states
+estimar:estimate estrategia:strategy estructura:structure estudio:study estudios:studies
+etiquetas:labels evaluar:evaluate evidencia:evidence exito:success experiencia:experience
+experimento:experiment experimentos:experiments explicar:explain facturas:invoices
+fallo:failure fases:phases feedback:feedback fiables:reliable fichero:file ficheros:files
+flujo:flow flujos:flows formacion:training formulario:form formularios:forms frase:statement
+frustraciones:frustrations funcionalidad:feature funcionalidades:features ganancias:gains
+gestion:management grafico:chart graficos:charts guia:guide habitos:habits
+hallazgos:findings herramienta:tool herramientas:tools hipotesis:hypothesis hitos:milestones
+ideas:ideas impacto:impact implementado:built indicadores:metrics informe:report
+informes:reports ingresos:revenue insights:insights interfaz:interface inversores:investors
+investigacion:research jerarquia:hierarchy lanzamiento:launch lanzar:launch lector:reader
+lenguaje:language limite:edge lista:list llamada:call lluvia:brainstorm mapa:map mapear:map
+marca:brand medir:measure medimos:measure medible:measurable medibles:measurable
+mensaje:message mensajes:messages mentor:mentor menu:menu metricas:metrics metrica:metric
+metodo:method metodos:methods miedo:fear moderador:moderator motivos:reasons
+motivaciones:motivations navegacion:navigation necesidades:needs negocio:business
+nivel:level niveles:levels nombre:name notas:notes numero:number numeros:numbers
+objetivo:goal objetivos:goals observar:observe oficina:office operaciones:operations
+oportunidades:opportunities orden:order ordenar:rank organizar:organise paciente:patient
+pagina:page paginas:pages pantalla:screen pantallas:screens participantes:participants
+pasos:steps patrones:patterns pensar:think percepcion:perception perfil:profile
+peticiones:requests piensa:thinks plan:plan plantilla:template plazo:timeline
+precios:pricing pregunta:question preguntas:questions presentar:present presupuesto:budget
+principios:principles prioridad:priority prioridades:priorities problema:problem
+problemas:problems proceso:process producto:product progreso:progress promocion:promotion
+propuesta:proposal prototipo:prototype proveedores:vendors proyecto:project prueba:test
+pruebas:tests publicar:release puntuar:score puntua:score rechaza:rejects
+recomendacion:recommendation reclutar:recruit reclutamiento:recruiting recorrido:journey
+recursos:resources redisenar:redesign rediseno:redesign reglas:rules registro:signup
+reunion:meeting reuniones:meetings requisitos:requirements resultados:results
+resumen:summary retos:challenges reto:challenge retrasos:delays revisar:review
+revision:review riesgo:risk riesgos:risks rivales:competitors roles:roles seccion:section
+seguimiento:follow selector:picker semanas:weeks semana:week sesion:session
+sesiones:sessions siente:feels sistema:system solucion:solution soluciones:solutions
+soporte:support suena:sounds supuestos:assumptions tareas:tasks tarea:task taller:workshop
+talleres:workshops tarjeta:card tarjetas:cards teclado:keyboard temas:themes tema:theme
+textos:copy texto:copy tiempo:time tipografia:typography tono:tone trabajo:work
+traducido:translated traducidas:translated traduccion:translation trafico:traffic
+trimestre:quarter usable:usable usabilidad:usability usuarios:users usuario:user
+validar:validate valor:value variantes:variants ventas:sales version:release
+versiones:variants vision:vision visual:visual voz:voice acuerdan:agree acordar:agree
+claro:clear claridad:clear compartir:share compartido:shared compartidos:shared
+responder:answer respuesta:answer respuestas:answers real:real reales:real corto:short
+corta:short preguntar:ask resultado:outcome resultados:outcomes producir:produce
+siguiente:next clave:key importa:matter importan:matter existente:existing
+existentes:existing alcanzar:reach tipo:type tipos:types temprano:early fallar:fail
+falla:fail fallan:fail momento:moment modelo:model elemento:item elementos:items
+ticket:ticket sprint:sprint registrarse:sign elegir:choose describir:describe
+incorporacion:onboarding interaccion:interaction interacciones:interactions
+priorizar:prioritise inventario:inventory fuente:source fuentes:sources disposicion:layout
+escribir:write redactar:write redacta:write escribe:write escrito:written mercado:market
+actual:current tema:issue temas:issues linea:baseline referencia:reference causa:cause
+causas:causes agencia:agency leer:read segmento:segment segmentos:segments arreglar:fix
+cadencia:cadence capturar:capture muestra:sample cualitativo:qualitative
+cualitativa:qualitative entrada:input entradas:inputs completo:complete concreto:concrete
+suficiente:enough eleccion:choice cualquiera:anyone comprometer:commit legal:legal
+preparar:prepare preparo:prepare comunicacion:communication diferente:different
+diferencias:differences hueco:gap huecos:gaps romper:break rompe:break incluir:include
+parte:part nadie:nobody dueno:owner responsable:owner responsables:owners todo:everything
+juzgar:judge juzgarlas:judge juzgarlos:judge proponer:propose rapidamente:quickly
+material:material materiales:materials enfocar:focus foco:focus situacion:situation
+opcion:option opciones:options grande:large grandes:large sintesis:synthesis hecho:done
+enlace:link enlaces:links razon:rationale explorar:explore entregar:deliver interno:internal
+interna:internal patrocinador:sponsor expectativas:expectations dependencia:dependency
+dependencias:dependencies enviar:ship socio:partner socios:partners posicion:position
+posicionamiento:positioning resolver:solve mejora:improvement mejoras:improvements
+usado:used cinco:five registro:log revelar:reveal importante:important invertir:invest
+atascado:stuck atascados:stuck debate:debate descubrimiento:discovery aprobacion:approval
+implicaciones:implications principal:primary desacuerdo:disagreement discutir:argue
+discusiones:arguments seguir:track seguimiento:track vivo:live contextual:contextual
+tasa:rate palabra:word palabras:words investigador:researcher evento:event crear:create
+cuatro:four falta:missing uso:usage encaja:fit visible:visible secuencia:sequence
+conectar:connect definicion:definition aceptacion:acceptance especificacion:spec
+actividad:activity actividades:activities vacio:empty vacia:empty vacios:empty codigo:code
+tres:three realista:realistic conflicto:conflict recomendar:recommend financiar:fund
+influir:influence influencia:influence departamento:department barato:cheap despues:later
+compromiso:engagement seleccion:selection oferta:offer esperar:expect nunca:never
+ejercicio:exercise etapa:stage etapas:stages vista:view entrega:delivery gravedad:severity
+severidad:severity valoracion:rating predecir:predict predice:predict afectar:affect
+afecta:affect afectados:affected sorprender:surprise sorprenderian:surprise pasado:past
+gastar:spend mejor:better contar:tell tamano:size calendario:schedule remoto:remote
+remota:remote repetir:repeat habilidad:skill habilidades:skills liderar:lead
+explicacion:explanation terminar:finish terminado:finished campo:field crudo:raw
+organizacion:organisation generar:generate generadas:generated generada:generated
+borrador:draft candidato:candidate candidatos:candidates compromisos:trade complejo:complex
+dificil:hard sitio:site observacion:observation plataforma:platform clic:click
+clicable:clickable marco:framework entregable:deliverable entregables:deliverables
+contacto:contact estandar:standard individual:individual competir:compete
+discusion:discussion evaluacion:assessment forma:shape fecha:date incertidumbre:uncertainty
+termino:term terminos:terms jefe:manager jefa:manager nada:nothing actualizacion:update
+actualizar:update guias:guidelines ia:ai fidelidad:fidelity practica:practice reducir:reduce
+arranque:kickoff sala:room merece:worth propuestas:proposition mejorar:improve verdad:truth
+entero:whole satisfaccion:satisfaction fisico:physical servicio:service roto:broken
+rota:broken fusionar:merge rapido:fast depende:depend disponible:available vigilar:watch
+vigila:watch explicito:explicit interes:interest dinero:money sistematico:systematic
+seguridad:safety web:web logistica:logistics comparable:comparable neutral:neutral
+neutrales:neutral posible:possible recoger:collect tecnologia:technology cita:quote
+limite:limit comun:common piloto:pilot minutos:minutes opinion:opinion opiniones:opinions
+cambiar:switch control:control elegido:chosen ultimo:last requisito:requirement
+investigar:inquiry social:social depender:rely docena:dozen simple:simple aprobar:approve
+aplicar:apply facil:easy largo:long larga:long agrupamiento:cluster resumir:summarise
+servir:serve personal:personal fuerza:force fuerzas:forces dimension:dimension
+disparador:trigger alineacion:alignment descripcion:description alguien:someone
+defender:defend honesto:honest trimestral:quarterly ano:year estable:stable critica:critique
+semanal:weekly pesado:heavy dentro:inside aumentar:raise placeholder:placeholder
+asegurar:sure pieza:piece aceptar:accept pasar:pass salud:health permiso:permission
+permisos:permissions wireframe:wireframe propiedad:ownership consistencia:consistency
+coherencia:consistency terminologia:terminology util:useful localizacion:localisation
+gusto:taste estado:status validacion:validation malo:bad culpa:blame paleta:palette
+demo:demo filtro:filter filtros:filters automatico:automatic plazo:deadline
+activacion:activation regulacion:regulation restriccion:constraint restricciones:constraints
+saber:know vago:vague disputa:dispute intentado:tried resolver:resolve empezar:begin
+convencion:convention matriz:matrix fortalezas:strengths contar:count cortar:slice
+diagnosticar:diagnose futuro:future separar:separate miembro:member miembros:members
+visibilidad:visibility tarde:late inconsistente:inconsistent manual:manual experto:expert
+expertos:expert establecer:establish ubicacion:location captura:screenshot recorrer:walk
+diez:ten obvio:obvious rapida:quick arriesgado:riskiest deseabilidad:desirability
+viabilidad:feasibility critico:critical colaborativo:collaborative seguro:confident
+decidir:settle identificar:identify todos:everyone cuadrante:quadrant evaluar:assess
+papel:paper publico:public secundario:secondary reunir:gather tendencia:trend
+tendencias:trends anecdota:anecdote cohorte:cohort moderar:moderate guion:script pareja:pair
+consentimiento:consent incentivo:incentive incentivos:incentives justamente:fairly
+hablar:speak sesgo:bias sesgos:bias ocho:eight exportar:export oficio:craft reciente:recent
+prueba:trial invitar:invite companero:teammate adoptar:adopt cerrar:close
+reestructurar:restructure pertenecer:belong sugerir:suggest duracion:duration dividir:split
+efecto:effect listo:ready hogar:home casa:home flujo:workflow entorno:environment
+memoria:memory dinamica:dynamic operativo:operational hoja:spreadsheet
+instruccion:instruction confuso:confusing confunden:confusing confusa:confusing
+autonomo:freelancer seleccionar:select coleccion:collection emergente:emerge
+frecuencia:frequency nombres:naming demografico:demographic distinto:distinct contratar:hire
+multitud:crowd generico:generic notar:notice ideacion:ideation transcripcion:transcript
+transcripciones:transcripts combinar:combine tecnica:technique tecnicas:techniques
+menos:fewer esperar:wait charlar:talk pitch:pitch revisitar:revisit proximo:coming
+iniciativa:initiative norte:north estrella:star madurez:maturity madura:maturity
+medicion:measurement retencion:retention recurrente:recurring continuo:continuous
+ligado:tied saltar:jump saltamos:jump adaptar:adapt clasificacion:classification ganar:earn
+nivel:tier confirmar:confirm implementacion:implementation testeable:testable
+condicion:condition intencion:intent tecnico:technical rehacer:rework regulatorio:regulatory
+minimo:minimum marcar:mark pulir:polish artefacto:artifact frontera:boundary
+produccion:production tocar:touch reservar:book reserva:booking innecesario:unnecessary
+quitar:remove gobernanza:governance migracion:migration reescrito:rewritten
+confirmacion:confirmation atributo:attribute formalidad:formality celebrar:celebrate
+pago:payment pagos:payment conversacional:conversational cadena:string recuperar:recover
+recuperarse:recover colocacion:placement prevenir:prevent taxonomia:taxonomy
+reflejar:reflect refleja:reflect atencion:attention anotar:annotate imagen:image
+imagenes:image ilustracion:illustration significativo:significant comprar:buy
+movimiento:motion colaboracion:collaboration adivinar:guess tabla:table tablas:table
+relevante:relevant ocupado:busy modo:mode proposito:purpose biblioteca:library
+regresion:regression documentacion:documentation predecible:predictable reinventar:reinvent
+conocimiento:knowledge humano:human humana:human senal:cue rubrica:rubric justo:fair
+teach:teach ensenar:teach evitar:avoid evito:avoid tablero:board anterior:previous
+iteracion:iteration friccion:friction junior:junior informal:informal lider:leader
+fuera:outside contingencia:contingency seis:six vender:sell politica:politic
+consultor:consultant asistente:attendee asistentes:attendees responsabilidad:responsibility
+responsabilidades:responsibility reiniciar:restart pausar:pause competitivo:competitive
+indirecto:indirect debilidad:weakness debilidades:weakness pensamiento:thought
+punto:touchpoint visualizar:visualise correo:email correos:email realidad:reality
+extender:extend politicas:policy mensajero:courier heuristica:heuristic
+heuristicas:heuristic inspeccion:inspection evaluador:evaluator violacion:violation
+complementar:complement sustituto:substitute profundo:deeper creencia:belief
+creencias:belief cognitivo:cognitive ocultar:hide arriesgada:risky fe:faith apuesta:leap
+apostando:leap emocionar:excit verdadero:true falso:false falsa:false cuadricula:grid
+preocupacion:concern postura:stance resistencia:resistance objecion:objection
+academico:academic academica:academic consultar:consult fiabilidad:reliability
+fiables:reliability foro:forum dominio:domain banco:bank comida:food ley:law
+anomalia:anomaly peor:worse raramente:rarely esquema:outline seguro:secure parar:stop
+lejos:away recompensa:reward pagar:pay pagamos:pay externo:external empleado:employee
+empleados:employee panel:panel moderacion:moderation libremente:freely observador:observer
+observadores:observer preparacion:preparation introduccion:introduction calentamiento:warm
+rescatar:rescue rellenar:fill silencio:silence mayores:older adulto:adult adultos:adult
+digital:digital lectura:readout limitacion:limitation analizar:analyze argumento:argument
+creer:believe clip:clip inmediato:immediate archivo:archive repositorio:repository
+distribucion:distribution actitud:attitude actitudes:attitude entrevistado:interviewee
+mentir:lie prediccion:prediction hibrido:hybrid similitud:similarity
+representativo:representative sentido:sense mental:mental predefinido:predefined
+catalogo:catalogue espejo:mirror correcto:correct destino:destination evaluativo:evaluative
+probar:prove sospechar:suspect controlado:controlled lanzamiento:rollout aleatorio:randomly
+causal:causal ventana:window finalizacion:completion mejorar:upgrade recordatorio:reminder
+recordatorios:reminder infrecuente:infrequent profundidad:depth longitudinal:longitudinal
+formacion:formation impredecible:unpredictable viaje:travel interrupcion:disruption
+medicacion:medication mensual:monthly facturacion:billing noche:night vida:life
+aprendiz:apprentice maestro:master interrupciones:interruption valioso:valuable
+profesional:professional clinico:clinical almacen:warehouse finanzas:finance envio:dispatch
+ordenado:tidy aclarar:clarify zona:zone mes:month meses:months cuenten:tell cuentan:tell
+diariamente:daily dia:day proveedor:vendor ganador:winner perdedor:loser gana:win
+pierde:lose contento:satisfied descarrilar:derail tropiezan:stall encontrar:find
+encuentran:find quedarse:stay quedara:stay funcionar:work funciono:worked pacientes:patients
+enfermeras:nurses agentes:agents agente:agent sugerencias:suggestions
+"""
+GLOSSARY_ES_EN: dict[str, tuple[str, ...]] = _pairs(_GLOSSARY_PAIRS)
+
+
+# Everyday words and the catalogue word they stand for, in both languages: people say
+# "rivals" for competitors, "numbers" for metrics, name a component ("date picker")
+# instead of saying "component", or name a disability when they mean accessibility.
+# Pairs are "word:catalogue word"; both sides go through `stem`.
+_SYNONYM_PAIRS = """
+rival:competitor rivals:competitors rivales:competidores rival:competidor
+competition:competitors numbers:metrics figures:metrics kpi:metric kpis:metrics
+cifras:metricas numeros:metricas indicadores:metricas picker:component datepicker:component
+dropdown:component dropdowns:components modal:component modals:components tooltip:component
+tooltips:components toggle:component checkbox:component carousel:component
+accordion:component tabs:component combobox:component slider:component stepper:component
+snackbar:component toast:component breadcrumb:component pagination:component
+navbar:component sidebar:component selector:componente desplegable:componente
+interruptor:componente casilla:componente carrusel:componente acordeon:componente
+pestanas:componente paginacion:componente dyslexia:accessibility dyslexic:accessibility
+blind:accessibility deaf:accessibility colourblind:accessibility colorblind:accessibility
+disability:accessibility disabilities:accessibility impaired:accessibility
+impairment:accessibility wheelchair:accessibility dislexia:accesibilidad
+ciegos:accesibilidad ciegas:accesibilidad sordos:accesibilidad sordas:accesibilidad
+daltonicos:accesibilidad daltonismo:accesibilidad discapacidad:accesibilidad
+discapacidades:accesibilidad chatbot:chatbot bot:chatbot bots:chatbot asistente:chatbot
+goals:objectives metas:objetivos wording:copy textos:textos validate:test verify:test
+validar:probar comprobar:probar verificar:probar hurt:pain hurts:pain painful:pain
+sufre:dolor sufren:dolor duele:dolor duelen:dolor declined:error rejected:error
+rejects:error rechaza:error rechazada:error rechazo:error polished:visual polish:visual
+ugly:visual cluttered:visual clutter:visual pulido:visual pulida:visual feo:visual
+fea:visual recargado:visual recargada:visual recargadas:visual buffer:contingency
+colchon:contingencia margen:contingencia argentinian:localization argentine:localization
+colombian:localization chilean:localization peruvian:localization brazilian:localization
+mexico:localization mexican:localization latam:localization argentina:localization
+colombia:localization chile:localization peru:localization brazil:localization
+portugal:localization mexicano:localizacion mexicanos:localizacion
+latinoamerica:localizacion argentinos:localizacion brasil:localizacion
+"""
+
+
+SYNONYMS = _pairs(_SYNONYM_PAIRS)

@@ -113,6 +113,222 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Última conversación {last}; {decisions} decisión(es) registrada(s).",
     ),
     "summary_empty": ("Nothing recorded yet.", "Aún no hay nada registrado."),
+    # -- actions: projects -------------------------------------------------------------------
+    "no_active_project": (
+        "There is no active project yet. Say 'start a new project for ...' or 'switch to NAME'.",
+        "Aún no hay ningún proyecto activo. Di 'empiezo un proyecto nuevo para ...' o "
+        "'cambia a NOMBRE'.",
+    ),
+    "last_about": ("{when}, about {task}", "{when}, sobre {task}"),
+    "already_in": ("You are already in '{name}'. {summary}", "Ya estás en '{name}'. {summary}"),
+    "not_switched_none": ("OK, no switch.", "De acuerdo, no cambio de proyecto."),
+    "project_exists": (
+        "A project named '{name}' already exists. Say 'switch to {name}' to work on it, "
+        "or choose another name.",
+        "Ya existe un proyecto llamado '{name}'. Di 'cambia a {name}' para trabajar en él, "
+        "o elige otro nombre.",
+    ),
+    "no_such_project_guess": (
+        "No project is called '{asked}'; did you mean '{name}'? Say it again with that name.",
+        "No hay ningún proyecto '{asked}'; ¿te refieres a '{name}'? Dilo de nuevo con ese nombre.",
+    ),
+    "delete_changed": (
+        "'{name}' changed since you confirmed (it has {turns} turns, {files} files and "
+        "{decisions} decisions now), so nothing was deleted. Ask again to delete it.",
+        "'{name}' ha cambiado desde que lo confirmaste (ahora tiene {turns} turnos, {files} "
+        "archivos y {decisions} decisiones), así que no he borrado nada. Pídelo de nuevo.",
+    ),
+    # -- actions: providers ------------------------------------------------------------------
+    "provider_unknown": (
+        "I don't know a provider called '{name}'; choose one of: {choices}.",
+        "No conozco ningún proveedor '{name}'; elige uno de: {choices}.",
+    ),
+    "provider_not_installed": (
+        "{display} is not installed ({hint}); still using {current}.",
+        "{display} no está instalado ({hint}); sigo usando {current}.",
+    ),
+    "provider_bad_path": (
+        "{display}: '{path}' (settings.yaml bins or {variable}) is not an executable file; "
+        "still using {current}.",
+        "{display}: '{path}' (bins de settings.yaml o {variable}) no es un ejecutable; "
+        "sigo usando {current}.",
+    ),
+    # -- actions: files ----------------------------------------------------------------------
+    "file_missing": (
+        "There is no file at {path}. Check the path (quote it if it has spaces).",
+        "No hay ningún archivo en {path}. Revisa la ruta (entre comillas si tiene espacios).",
+    ),
+    "file_is_folder": (
+        "{path} is a folder; give me one file in it (text, markdown or PDF).",
+        "{path} es una carpeta; dame un archivo de dentro (texto, markdown o PDF).",
+    ),
+    "file_refused": ("Could not add {path}: {reason}", "No he podido añadir {path}: {reason}"),
+    "file_type_brief": ("brief", "brief"),
+    "file_type_research": ("research note", "nota de investigación"),
+    "file_type_design": ("design file", "archivo de diseño"),
+    "file_type_other": ("document", "documento"),
+    # -- actions: memory and history ---------------------------------------------------------
+    "turn_label": (" (turn #{id})", " (turno #{id})"),
+    "history": ("Latest turns in '{name}':\n{lines}", "Últimos turnos de '{name}':\n{lines}"),
+    "history_empty": (
+        "No conversation in '{name}' yet.",
+        "Aún no hay conversación en '{name}'.",
+    ),
+    "role_user": ("user", "tú"),
+    "role_agent": ("agent", "agente"),
+    "status_cancelled": ("cancelled", "cancelado"),
+    "status_failed": ("failed", "fallido"),
+    # -- actions: decisions ------------------------------------------------------------------
+    "decision_recorded": (
+        "Recorded in '{name}': {decision}. Why: {rationale}",
+        "Registrado en '{name}': {decision}. Por qué: {rationale}",
+    ),
+    "decisions_none": (
+        "No decisions recorded in '{name}' yet. Say 'we decided X because Y' to record one.",
+        "Aún no hay decisiones en '{name}'. Di 'hemos decidido X porque Y' para registrar una.",
+    ),
+    "decisions": ("Decisions in '{name}':\n{lines}", "Decisiones de '{name}':\n{lines}"),
+    "decision_line": (
+        "- {date}: {decision}. Why: {rationale}",
+        "- {date}: {decision}. Por qué: {rationale}",
+    ),
+    "decisions_saved": (
+        "Saved {count} decision(s):\n{lines}",
+        "He guardado {count} decisión(es):\n{lines}",
+    ),
+    "decisions_dropped": (
+        "OK, I did not save them.",
+        "De acuerdo, no las he guardado.",
+    ),
+    # -- actions: catalogue and conversation -------------------------------------------------
+    "methods": (
+        "I know {count} design methods, by specialist:\n{lines}",
+        "Conozco {count} métodos de diseño, por especialista:\n{lines}",
+    ),
+    "help": (
+        "Tell me what you need in plain words. For example:\n"
+        "- start a new project for a mobile checkout redesign\n"
+        "- plan a usability test for the sign-up flow\n"
+        "- map the customer journey for first-time buyers\n"
+        "- we decided to ship guest checkout because 40% abandon at sign-up\n"
+        "- why did we choose moderated testing?\n"
+        "- switch to Ledgerly / what projects do I have?\n"
+        "- use Gemini from now on / what methods do you know?",
+        "Dime lo que necesitas con tus palabras. Por ejemplo:\n"
+        "- empiezo un proyecto nuevo para rediseñar el checkout móvil\n"
+        "- planifica un test de usabilidad del registro\n"
+        "- haz un mapa de viaje del cliente para compradores primerizos\n"
+        "- hemos decidido permitir comprar sin cuenta porque el 40% abandona al registrarse\n"
+        "- ¿por qué elegimos el test moderado?\n"
+        "- cambia a Ledgerly / ¿qué proyectos tengo?\n"
+        "- usa Gemini a partir de ahora / ¿qué métodos conoces?",
+    ),
+    "small_talk": ("{reply} {hint}", "{reply} {hint}"),
+    "small_greeting": ("Hi!", "¡Hola!"),
+    "small_thanks": ("You're welcome.", "De nada."),
+    "small_how_are_you": (
+        "All good, thanks, and ready to work.",
+        "Muy bien, gracias, y con ganas de trabajar.",
+    ),
+    "small_bye": (
+        "Bye! Everything is saved; run design-agent to pick up where you left off.",
+        "¡Hasta luego! Todo queda guardado; ejecuta design-agent para seguir donde lo dejaste.",
+    ),
+    "hint_no_project": (
+        "Tell me about your project, e.g. 'start a new project for a mobile checkout redesign'.",
+        "Cuéntame tu proyecto, p. ej. 'empiezo un proyecto nuevo para rediseñar el checkout'.",
+    ),
+    "hint_project": (
+        "What shall we work on in '{name}'? Say 'help' for examples.",
+        "¿En qué trabajamos en '{name}'? Di 'ayuda' para ver ejemplos.",
+    ),
+    "pending_dropped": ("OK, dropped.", "De acuerdo, lo dejo."),
+    # -- slash commands ----------------------------------------------------------------------
+    "slash_usage": ("Usage: {usage}", "Uso: {usage}"),
+    "slash_invalid": ("That does not work: {reason}", "Así no funciona: {reason}"),
+    "slash_ambiguous": ("/{word} is ambiguous: {names}", "/{word} es ambiguo: {names}"),
+    "slash_unknown": (
+        "Unknown command /{word}; /help lists them.",
+        "No conozco /{word}; /help los muestra.",
+    ),
+    "slash_say_it": (
+        "Or just say it: 'switch to Checkout', 'use gemini', 'why did we ...?'",
+        "O simplemente dilo: 'cambia a Checkout', 'usa gemini', '¿por qué decidimos ...?'",
+    ),
+    "nothing_pending": (
+        "There was nothing pending to cancel.",
+        "No había nada pendiente que cancelar.",
+    ),
+    "rerender_none": (
+        "There is no answer to redo yet; ask me for something first, e.g. 'plan a usability test'.",
+        "Aún no hay ninguna respuesta que rehacer; pídeme algo primero, p. ej. 'planifica un "
+        "test de usabilidad'.",
+    ),
+    # -- the shell ---------------------------------------------------------------------------
+    "banner": (
+        "design-agent {version}: your product design team in the terminal.",
+        "design-agent {version}: tu equipo de diseño de producto en la terminal.",
+    ),
+    "banner_no_project": (
+        "No project yet. Tell me about it, e.g. \"I'm starting a new project for a mobile "
+        'checkout redesign" (or "empiezo un proyecto nuevo para ...").',
+        'Aún no hay proyecto. Cuéntame de qué va, por ejemplo "empiezo un proyecto nuevo '
+        'para rediseñar el checkout móvil".',
+    ),
+    "banner_project": ("Project: {name}. {summary}", "Proyecto: {name}. {summary}"),
+    "banner_last": ("Last conversation: {last}.", "Última conversación: {last}."),
+    "banner_no_turns": ("No conversation yet.", "Aún no hay conversación."),
+    "banner_hint": (
+        "Type your request in English or Spanish; /help for shortcuts, exit to leave.",
+        "Escribe en español o en inglés; /help para los atajos, salir para terminar.",
+    ),
+    "provider_ready": ("Provider: {display} (ready).", "Proveedor: {display} (listo)."),
+    "provider_absent": (
+        "Provider: {display} (not installed: {hint}).",
+        "Proveedor: {display} (no instalado: {hint}).",
+    ),
+    "bye": (
+        "Bye. Everything is saved; run design-agent to resume.",
+        "Hasta luego. Todo está guardado; ejecuta design-agent para seguir.",
+    ),
+    "cancelled": ("Cancelled: {message}.", "Cancelado: {message}."),
+    "error": ("Error: {message}", "Error: {message}"),
+    # -- the turn view ------------------------------------------------------------------------
+    "using_medium": (
+        "Using {name} (medium confidence). Also possible: {names}.",
+        "Uso {name} (confianza media). También podría ser: {names}.",
+    ),
+    "question_mark": ("? {question}", "? {question}"),
+    "footer_tokens": ("{tokens} tokens", "{tokens} tokens"),
+    "footer_checklist": ("checklist {score}", "checklist {score}"),
+    # -- the turn: task choice, answers again, proposals ------------------------------------
+    "choose_again": (
+        "That did not pick one. Reply with a number, or describe what you need:",
+        "Eso no elige ninguno. Responde con un número o describe lo que necesitas:",
+    ),
+    "chosen_by_model": ("chosen by {provider}", "elegido por {provider}"),
+    "assumed": (
+        "the request is about {task}; no further details were given",
+        "la petición trata de {task}; no se dieron más detalles",
+    ),
+    "redo_brief": (
+        "Answer this again, much shorter: keep only what matters most.",
+        "Responde de nuevo, mucho más corto: deja solo lo más importante.",
+    ),
+    "redo_detailed": (
+        "Answer this again in more detail, with concrete steps and examples.",
+        "Responde de nuevo con más detalle, con pasos y ejemplos concretos.",
+    ),
+    "redo_language": (
+        "Answer this again in English.",
+        "Responde de nuevo en español.",
+    ),
+    "propose_decisions": (
+        "The answer proposes these decisions:\n{lines}\nSave them? (yes / no / the numbers "
+        "to keep)",
+        "La respuesta propone estas decisiones:\n{lines}\n¿Las guardo? (sí / no / los números "
+        "que quieres guardar)",
+    ),
 }
 
 

@@ -62,6 +62,19 @@ class Catalogue:
                 f"no task '{task_id}'; run 'design-agent tasks list' to see them"
             ) from None
 
+    def guide_text(self, name: str) -> str:
+        """The markdown of guide `name`, or "" when it is unknown or unreadable.
+
+        Used when indexes are built (matching reads the guides' "When to use"
+        sections once, never while matching a message)."""
+        path = self.guides.get(name)
+        if path is None:
+            return ""
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+
     def tasks_of(self, agent_id: str) -> list[Task]:
         return [task for task in self.tasks.values() if task.agent == agent_id]
 

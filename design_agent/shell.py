@@ -8,17 +8,22 @@ message per line when stdin is not a terminal, so the shell can be scripted.
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
 
 from design_agent import __version__
 from design_agent.actions import ActionEnvelope
+from design_agent.actions.summaries import last_conversation
 from design_agent.cli.output import console
 from design_agent.cli.turn_view import TurnView
 from design_agent.errors import CancelledError, DesignAgentError, UsageError
-from design_agent.executor import ActionExecutor, safe_execute
 from design_agent.fsutil import touch_private
+from design_agent.language import fold
+from design_agent.messages import say
 from design_agent.pipeline import Pipeline, TurnRequest
 from design_agent.providers.resolve import check_provider_name, missing_notice
 from design_agent.session import Services
@@ -26,7 +31,7 @@ from design_agent.session import Services
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
-EXIT_WORDS = {"exit", "quit", "salir", "adios", "adiós", "bye"}
+EXIT_WORDS = frozenset({"exit", "quit", "salir", "adios", "bye"})
 
 
 class Shell:
@@ -38,36 +43,45 @@ class Shell:
         self.commands = SlashCommands(self)
         self.running = True
 
+    @property
+    def language(self) -> str:
+        """The language of the conversation so far (the setting, before anything is said)."""
+        said = self.services.memory.get_state("last_language")
+        setting = self.services.settings.values.language
+        return str(said or (setting if setting != "auto" else "en"))
+
     # -- start-up ------------------------------------------------------------------------------
 
     def banner(self) -> str:
-        memory = self.services.memory
-        lines = [f"design-agent {__version__}: your product design team in the terminal."]
-        project = memory.active_project()
+        language = self.language
+        lines = [say("banner", language, version=__version__)]
+        project = self.services.memory.active_project()
         if project is None:
-            lines.append(
-                "No project yet. Tell me about it, e.g. \"I'm starting a new project for a "
-                'mobile checkout redesign" (or "empiezo un proyecto nuevo para ...").'
-            )
+            lines.append(say("banner_no_project", language))
         else:
-            last = ActionExecutor(self.services, "en").last_conversation(project)
-            summary = f"Last conversation: {last}." if last else "No conversation yet."
-            lines.append(f"Project: {project.name}. {summary}")
+            last = last_conversation(self.services, project, language)
+            summary = (
+                say("banner_last", language, last=last)
+                if last
+                else say("banner_no_turns", language)
+            )
+            lines.append(say("banner_project", language, name=project.name, summary=summary))
         lines.append(self._provider_line())
-        lines.append("Type your request in English or Spanish; /help for shortcuts, exit to leave.")
+        lines.append(say("banner_hint", language))
         return "\n".join(lines)
 
     def _provider_line(self) -> str:
         resolution = self.services.resolve()
-        notice = missing_notice(resolution)
+        language = self.language
+        notice = missing_notice(resolution, language)
         memory = self.services.memory
         if notice and not memory.get_state("offline_notice_shown"):
             memory.set_state("offline_notice_shown", True)  # said once, not at every start
             return notice
-        state = (
-            "ready" if resolution.lookup.found else "not installed: " + resolution.spec.install_hint
-        )
-        return f"Provider: {resolution.spec.display_name} ({state})."
+        spec = resolution.spec
+        if resolution.lookup.found:
+            return say("provider_ready", language, display=spec.display_name)
+        return say("provider_absent", language, display=spec.display_name, hint=spec.install_hint)
 
     # -- the loop ------------------------------------------------------------------------------
 
@@ -76,35 +90,41 @@ class Shell:
         text = line.strip()
         if not text:
             return
-        if text.lower().strip(".!") in EXIT_WORDS:
+        if fold(text).strip(".!") in EXIT_WORDS:
             self.running = False
             return
         if text.startswith("/"):
             self.commands.run(text)
             return
-        self.turn(text)
+        self.show(self.pipeline.run(TurnRequest(text)))
 
     def turn(self, text: str) -> None:
+        """Send one message through the pipeline and show the turn."""
+        self.show(self.pipeline.run(TurnRequest(text)))
+
+    def execute(self, envelope: ActionEnvelope) -> None:
+        """Run an action directly (slash commands), with the conversation state kept."""
+        self.show(self.pipeline.act(envelope))
+
+    def show(self, events: Iterator[Any]) -> None:
+        """Render a turn's events; an error is one line and the session carries on."""
         view = TurnView("text")
         try:
-            for event in self.pipeline.run(TurnRequest(text)):
+            for event in events:
                 view.show(event)
         except CancelledError as e:
             view.close()
-            console().print(f"Cancelled: {e.message}.", style="yellow", markup=False)
+            console().print(
+                say("cancelled", self.language, message=e.message), style="yellow", markup=False
+            )
             return
         except DesignAgentError as e:
             view.close()
-            console().print(f"Error: {e.message}", style="red", markup=False)
+            console().print(
+                say("error", self.language, message=e.message), style="red", markup=False
+            )
             return
         view.close()
-
-    def execute(self, envelope: ActionEnvelope) -> None:
-        """Run an action directly (slash commands), in the language of the last turn."""
-        language = str(self.services.memory.get_state("last_language") or "en")
-        executor = ActionExecutor(self.services, language)
-        done = safe_execute(executor, envelope, self.services.memory.active_project())
-        console().print(done.message, markup=False, highlight=False)
 
     def run_scripted(self, lines: Iterator[str]) -> None:
         console().print(self.banner(), markup=False, highlight=False)
@@ -124,7 +144,7 @@ class Shell:
             except EOFError:
                 break
             self.handle(line)
-        console().print("Bye. Everything is saved; run design-agent to resume.", markup=False)
+        console().print(say("bye", self.language), markup=False)
 
     def _prompt_text(self) -> str:
         project = self.services.memory.active_project()
@@ -145,7 +165,8 @@ class SlashCommands:
     """Shortcuts for people who prefer them; plain language always works too.
 
     One method per command (`cmd_NAME`), its docstring is its help, and any
-    unique prefix works (`/sw` is `/switch`).
+    unique prefix works (`/sw` is `/switch`). Each one is an action envelope
+    carried out by the same handlers as the sentence it abbreviates.
     """
 
     def __init__(self, shell: Shell) -> None:
@@ -162,79 +183,112 @@ class SlashCommands:
             handler: Callable[[str], None] = getattr(self, f"cmd_{(exact or matches)[0]}")
             handler(argument.strip())
         elif matches:
-            self._say(f"/{word} is ambiguous: {', '.join('/' + m for m in matches)}")
+            self._say("slash_ambiguous", word=word, names=", ".join("/" + m for m in matches))
         else:
-            self._say(f"Unknown command /{word}; /help lists them.")
+            self._say("slash_unknown", word=word)
 
-    def _say(self, text: str) -> None:
+    def _print(self, text: str) -> None:
         console().print(text, markup=False, highlight=False)
 
+    def _say(self, key: str, **values: object) -> None:
+        self._print(say(key, self.shell.language, **values))
+
     def _act(self, module: str, method: str, **data: object) -> None:
-        envelope = {"module": module, "method": method, "input": data}
-        self.shell.execute(ActionEnvelope.model_validate(envelope))
+        """Carry out the action through the pipeline, which keeps what it leaves pending
+        (a "did you mean ...?" from /switch is answered by the next message)."""
+        try:
+            envelope = ActionEnvelope.model_validate(
+                {"module": module, "method": method, "input": data}
+            )
+        except ValidationError as e:
+            self._say("slash_invalid", reason=e.errors()[0]["msg"])
+            return
+        self.shell.execute(envelope)
 
     def cmd_help(self, argument: str) -> None:
         """List the slash commands."""
         for name in self.names():
             doc = (getattr(self, f"cmd_{name}").__doc__ or "").strip().splitlines()[0]
-            self._say(f"/{name:<9} {doc}")
-        self._say("Or just say it: 'switch to Checkout', 'use gemini', 'why did we ...?'")
+            self._print(f"/{name:<10} {doc}")
+        self._say("slash_say_it")
 
     def cmd_projects(self, argument: str) -> None:
         """List your projects (the active one is starred)."""
         self._act("projects", "list")
 
     def cmd_switch(self, argument: str) -> None:
-        """Switch project: /switch NAME."""
+        """Switch project: /switch NAME (part of the name or a typo asks 'did you mean')."""
         if not argument:
-            self._say("Usage: /switch NAME")
+            self._say("slash_usage", usage="/switch NAME")
             return
-        self._act("projects", "switch", name=argument)
+        self._act("projects", "switch", name=_unquoted(argument))
 
     def cmd_provider(self, argument: str) -> None:
         """Show the provider, or change it: /provider gemini."""
         if not argument:
-            self._say(self.shell._provider_line())
+            self._print(self.shell._provider_line())
             return
         try:
             check_provider_name(argument, self.shell.services.adapters, allow_auto=False)
         except UsageError as e:
-            self._say(e.message)
+            self._print(e.message)
             return
         self._act("providers", "use", name=argument)
 
     def cmd_search(self, argument: str) -> None:
-        """Search this project's history: /search QUERY (add --all for every project)."""
-        everywhere = "--all" in argument.split()
-        query = " ".join(w for w in argument.split() if w != "--all")
+        """Search this project's history: /search QUERY (--all: every project, this one too)."""
+        words = argument.split()
+        query = " ".join(w for w in words if w != "--all")
         if not query:
-            self._say("Usage: /search QUERY [--all]")
+            self._say("slash_usage", usage="/search QUERY [--all]")
             return
-        self._act("memory", "search", query=query, all_projects=everywhere)
+        self._act("memory", "search", query=query, all_projects="--all" in words)
 
     def cmd_upload(self, argument: str) -> None:
-        """Add a brief to the project: /upload PATH (text, markdown or PDF)."""
-        if not argument:
-            self._say("Usage: /upload PATH")
+        """Add a file to the project: /upload PATH [--type research] (quote paths with spaces)."""
+        path, file_type = _upload_arguments(argument)
+        if not path:
+            self._say("slash_usage", usage='/upload "PATH" [--type brief|research|design|other]')
             return
-        self._act("files", "add", path=argument, file_type="brief")
+        self._act("files", "add", path=path, file_type=file_type)
 
     def cmd_history(self, argument: str) -> None:
         """Show the latest turns of this project: /history [N]."""
-        memory = self.shell.services.memory
-        project = memory.active_project()
-        if project is None:
-            self._say("No project yet.")
+        if argument and not argument.isdigit():
+            self._say("slash_usage", usage="/history [N]")
             return
-        count = int(argument) if argument.isdigit() else 10
-        for turn in memory.recent_turns(project.id, count):
-            first = turn.message.strip().splitlines()[0] if turn.message.strip() else ""
-            status = "" if turn.status == "complete" else f" [{turn.status}]"
-            self._say(f"{turn.timestamp:%Y-%m-%d %H:%M} {turn.role}{status}: {first[:100]}")
+        self._act("history", "show", **({"count": int(argument)} if argument else {}))
+
+    def cmd_decisions(self, argument: str) -> None:
+        """List the decisions recorded in this project."""
+        self._act("decisions", "list")
+
+    def cmd_methods(self, argument: str) -> None:
+        """List the design methods I know, grouped by specialist."""
+        self._act("catalogue", "methods")
 
     def cmd_exit(self, argument: str) -> None:
         """Leave the session (Ctrl-D, 'exit' and 'salir' work too)."""
         self.shell.running = False
+
+
+def _unquoted(text: str) -> str:
+    return text.strip().strip("\"'")
+
+
+def _upload_arguments(argument: str) -> tuple[str, str]:
+    """The path and file type of /upload: shell quoting, so "my brief.md" is one path;
+    an unquoted path with spaces is taken whole."""
+    try:
+        words = shlex.split(argument)
+    except ValueError:  # an unbalanced quote: take the text as typed
+        words = [_unquoted(argument)] if argument.strip() else []
+    file_type = "brief"
+    if "--type" in words:
+        at = words.index("--type")
+        file_type = words[at + 1] if at + 1 < len(words) else ""
+        words = words[:at] + words[at + 2 :]
+    return " ".join(words), file_type
 
 
 def run_shell(services: Services) -> None:

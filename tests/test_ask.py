@@ -109,12 +109,16 @@ def test_events_are_json_lines_with_step_timings(home, offline):
     assert any(e["kind"] == "text" for e in events)
 
 
-def test_a_recorded_decision_is_stored_and_recalled(home, tmp_path):
+def test_a_decision_the_model_proposes_is_stored_only_when_the_user_says_yes(home, tmp_path):
     env = fake(tmp_path, "claude", "run_claude_partial")
     answer = ask_json(home, "Plan a design critique of the card layout", env=env)
     assert answer["provider"] == "claude"
     assert answer["decisions"] == [{"decision": "use cards", "rationale": ""}]
-    assert "<decision>" not in answer["text"] or "use cards" in answer["text"]
+    assert "<decision" not in answer["text"] and "</decision>" not in answer["text"]
+    listed = ask(home, "decisions", "list", "--json")
+    assert "use cards" not in listed.stdout, "a proposal must not be stored before 'yes'"
+    confirmed = ask_json(home, "yes", env=env)
+    assert confirmed["action"] == "decisions.record" and "use cards" in confirmed["text"]
     recall = ask_json(home, "why did we decide to use cards?", env=env)
     assert recall["action"] == "memory.recall"
     assert "use cards" in recall["text"] and "turn #" in recall["text"]

@@ -1,8 +1,10 @@
 """The action envelope: a meta-request as `{module, method, input}`, strictly validated.
 
-What the user says about projects, providers, files and past decisions becomes
-one of these envelopes; the memory or provider layer executes it, never the
-model. Unknown modules, methods or input fields are rejected.
+What the user says about projects, providers, files, decisions, the history,
+the catalogue or the conversation itself becomes one of these envelopes; a
+handler carries it out, never the model. The input is checked against the
+model its handler registered in `base.INPUTS` (the models live in inputs.py).
+Unknown modules, methods and input fields are rejected.
 """
 
 from __future__ import annotations
@@ -11,58 +13,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from design_agent.actions.base import INPUTS
 
-class _Input(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class NoInput(_Input):
-    pass
-
-
-class ProjectName(_Input):
-    name: str = Field(min_length=1, max_length=120)
-
-
-class CreateProject(_Input):
-    name: str | None = Field(None, max_length=120)
-    description: str | None = None
-
-
-class RenameProject(_Input):
-    old: str | None = None
-    new: str = Field(min_length=1, max_length=120)
-
-
-class ProviderName(_Input):
-    name: str = Field(min_length=1, max_length=40)
-
-
-class Recall(_Input):
-    query: str = Field(min_length=1)
-
-
-class Search(_Input):
-    query: str = Field(min_length=1)
-    all_projects: bool = False
-
-
-class AddFile(_Input):
-    path: str = Field(min_length=1)
-    file_type: Literal["brief", "research", "design", "other"] = "brief"
-
-
-INPUTS: dict[tuple[str, str], type[_Input]] = {
-    ("projects", "create"): CreateProject,
-    ("projects", "switch"): ProjectName,
-    ("projects", "list"): NoInput,
-    ("projects", "delete"): ProjectName,
-    ("projects", "rename"): RenameProject,
-    ("providers", "use"): ProviderName,
-    ("memory", "recall"): Recall,
-    ("memory", "search"): Search,
-    ("files", "add"): AddFile,
-}
+Module = Literal[
+    "projects",
+    "providers",
+    "memory",
+    "files",
+    "decisions",
+    "history",
+    "catalogue",
+    "conversation",
+]
 
 
 class ActionEnvelope(BaseModel):
@@ -70,8 +32,8 @@ class ActionEnvelope(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    module: Literal["projects", "providers", "memory", "files"]
-    method: str
+    module: Module
+    method: str = Field(min_length=1, max_length=40)
     input: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -84,7 +46,9 @@ class ActionEnvelope(BaseModel):
 
     @property
     def name(self) -> str:
+        """ "module.method", as logged and shown."""
         return f"{self.module}.{self.method}"
 
     def typed_input(self) -> Any:
+        """The input as its registered model (defaults filled in)."""
         return INPUTS[(self.module, self.method)].model_validate(self.input)

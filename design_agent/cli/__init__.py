@@ -17,21 +17,54 @@ from design_agent import __version__
 
 # name -> (module:attribute, one-line help shown by `design-agent --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "agents": ("design_agent.cli.catalogue:agents", "List and show the specialist personas."),
-    "ask": ("design_agent.cli.ask:ask", "Ask one design question and stream the answer."),
-    "check": ("design_agent.cli.catalogue:check", "Validate agents, tasks, guides and adapters."),
-    "config": ("design_agent.cli.config:config", "Show and change settings."),
-    "decisions": ("design_agent.cli.memory:decisions", "Record, list and search decisions."),
-    "files": ("design_agent.cli.memory:files", "Add briefs and documents to a project."),
-    "history": ("design_agent.cli.memory:history", "Show the project's latest turns."),
-    "match": ("design_agent.cli.match:match", "Show which design tasks a message asks for."),
-    "projects": ("design_agent.cli.projects:projects", "Create, switch and manage projects."),
-    "search": ("design_agent.cli.memory:search", "Search conversations, files, decisions."),
+    "agents": (
+        "design_agent.cli.catalogue:agents",
+        "List and show the specialist personas that answer design tasks.",
+    ),
+    "ask": (
+        "design_agent.cli.ask:ask",
+        "Ask one design question; the answer streams, then a footer line.",
+    ),
+    "check": (
+        "design_agent.cli.catalogue:check",
+        "Validate agents, tasks, guides, materials and adapters, bundled and yours.",
+    ),
+    "config": (
+        "design_agent.cli.config:config",
+        "Show and change settings (stored in settings.yaml in the home).",
+    ),
+    "decisions": (
+        "design_agent.cli.memory:decisions",
+        "Record the project's decisions with their rationale, and list or search them.",
+    ),
+    "files": (
+        "design_agent.cli.memory:files",
+        "Add briefs and other documents to a project, and list them.",
+    ),
+    "history": (
+        "design_agent.cli.memory:history",
+        "Show the project's latest conversation turns, oldest first.",
+    ),
+    "match": (
+        "design_agent.cli.match:match",
+        "Show which design tasks MESSAGE asks for, best first, scored 0-100.",
+    ),
+    "projects": (
+        "design_agent.cli.projects:projects",
+        "Create, list, switch, rename, delete, export and import projects.",
+    ),
+    "search": (
+        "design_agent.cli.memory:search",
+        "Search the project's conversations, files and decisions for QUERY.",
+    ),
     "providers": (
         "design_agent.cli.providers:providers",
         "List, check, choose and try the AI CLI providers.",
     ),
-    "tasks": ("design_agent.cli.catalogue:tasks", "List and show the design tasks (methods)."),
+    "tasks": (
+        "design_agent.cli.catalogue:tasks",
+        "List and show the design tasks (methods) design-agent knows.",
+    ),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -9,6 +10,9 @@ import click
 
 from design_agent.cli.options import app_of, json_option
 from design_agent.cli.output import console, print_json, print_table
+from design_agent.errors import NotFoundError
+from design_agent.memory.lookup import ProjectLookup
+from design_agent.memory.models import Project
 
 
 def when(moment: datetime | None) -> str:
@@ -85,21 +89,48 @@ def projects_create(ctx: click.Context, name: str, as_json: bool) -> None:
 
 @projects.command("switch")
 @click.argument("name")
+@click.option("--yes", "-y", is_flag=True, help="Switch to the closest match without asking.")
 @json_option
 @click.pass_context
-def projects_switch(ctx: click.Context, name: str, as_json: bool) -> None:
+def projects_switch(ctx: click.Context, name: str, yes: bool, as_json: bool) -> None:
     """Make project NAME the active one.
 
+    NAME may be part of the name or have a typo ("acme" finds "Acme Admin
+    Portal"): on a terminal you are asked to confirm the guess, elsewhere
+    pass --yes to accept it.
+
     \b
-    Example:
+    Examples:
       design-agent projects switch "mobile checkout"
+      design-agent projects switch acme --yes
     """
     memory = app_of(ctx).memory
-    project = memory.switch_project(memory.find_project(name).id)
+    found = memory.lookup_project(name)
+    target = found.exact or _confirmed_guess(found, yes, as_json)
+    project = memory.switch_project(target.id)
     if as_json:
         print_json(project)
         return
     click.echo(f"Active project: {project.name}")
+
+
+def _confirmed_guess(found: ProjectLookup, yes: bool, as_json: bool) -> Project:
+    """The suggested project, once the user accepts it; NotFoundError otherwise."""
+    guess = found.suggestion
+    if guess is not None and (yes or _interactive()):
+        question = f"No project is called '{found.asked}'. Switch to '{guess.name}'?"
+        if yes or click.confirm(question, default=True, err=as_json):
+            return guess
+    hint = f" Did you mean: {guess.name}? (add --yes to switch to it)" if guess else ""
+    known = f" Projects: {', '.join(found.names)}." if found.names and not guess else ""
+    raise NotFoundError(
+        f"no project named '{found.asked}'.{hint}{known} "
+        f"Create it with: design-agent projects create '{found.asked}'"
+    )
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty()
 
 
 @projects.command("rename")

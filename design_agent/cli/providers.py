@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
     from design_agent.providers.doctor import Diagnosis
     from design_agent.providers.events import Done, TierChosen
-    from design_agent.providers.runner import ProviderRun
+    from design_agent.providers.run import ProviderRun
     from design_agent.providers.spec import AdapterSpec
 
 DOCTOR_EXIT = {"ready": 0, "not installed": 4, "not logged in": 4, "broken": 5}

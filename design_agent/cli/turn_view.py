@@ -16,11 +16,12 @@ from design_agent.cli.output import console
 from design_agent.events import (
     ActionDone,
     ChoiceNeeded,
-    DecisionRecorded,
+    PreferencesLoaded,
     QuestionAsked,
     TaskMatched,
     TurnFinished,
 )
+from design_agent.messages import say
 from design_agent.providers.events import TextDelta
 from design_agent.render import MarkdownStream
 
@@ -37,12 +38,15 @@ class TurnView:
         self.after: list[str] = []
         self.finished: TurnFinished | None = None
         self.matched: TaskMatched | None = None
+        self.language = "en"
 
     def show(self, event: Any) -> None:
         if isinstance(event, TurnFinished):
             self.finished = event
         if isinstance(event, TaskMatched):
             self.matched = event
+        if isinstance(event, PreferencesLoaded | TurnFinished):
+            self.language = event.language
         if self.mode == "events":
             click.echo(event.model_dump_json())
         elif self.mode == "text":
@@ -58,7 +62,8 @@ class TurnView:
                 console().print(line, markup=False, highlight=False)
             self.after = []
             if self.finished is not None and self.finished.task:
-                console().print(footer(self.finished, self.matched), style="dim", markup=False)
+                line = footer(self.finished, self.matched)
+                console().print(line, style="dim", markup=False)
 
     def _show_text(self, event: Any) -> None:
         if isinstance(event, TextDelta):
@@ -68,16 +73,10 @@ class TurnView:
             self.stream.update(self.text)
         elif isinstance(event, TaskMatched) and event.band == "MEDIUM" and event.alternates:
             names = ", ".join(o.name for o in event.alternates[:3])
-            console().print(
-                f"Using {event.name} (medium confidence). Also possible: {names}.",
-                style="dim",
-                markup=False,
-            )
-        elif isinstance(event, DecisionRecorded):
-            rationale = f" (because {event.rationale})" if event.rationale else ""
-            self.after.append(f"✔ Decision recorded: {event.decision}{rationale}")
+            line = say("using_medium", self.language, name=event.name, names=names)
+            console().print(line, style="dim", markup=False)
         elif isinstance(event, QuestionAsked):
-            self.after.append(f"? {event.question}")
+            self.after.append(say("question_mark", self.language, question=event.question))
         elif isinstance(event, ActionDone):
             self._end_stream()
             console().print(event.message, markup=False, highlight=False)
@@ -99,11 +98,14 @@ def footer(finished: TurnFinished, matched: TaskMatched | None) -> str:
     parts.append("/".join(p for p in (finished.provider, finished.model) if p))
     usage = finished.usage or {}
     tokens = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
+    language = finished.language
     if tokens:
         cost = usage.get("cost_usd")
-        parts.append(f"{tokens} tokens" + (f" ${cost:.4f}" if cost else ""))
+        parts.append(
+            say("footer_tokens", language, tokens=tokens) + (f" ${cost:.4f}" if cost else "")
+        )
     if finished.validation is not None:
-        parts.append(f"checklist {finished.validation.score}")
+        parts.append(say("footer_checklist", language, score=finished.validation.score))
     if finished.status != "complete":
         parts.append(finished.status)
     return "── " + " · ".join(p for p in parts if p)

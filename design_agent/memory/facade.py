@@ -26,7 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from design_agent.errors import UsageError
+from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import (
     agent_memory,
     context,
@@ -34,6 +34,7 @@ from design_agent.memory import (
     decisions,
     export,
     files,
+    lookup,
     metadata,
     projects,
     search,
@@ -140,6 +141,19 @@ class Memory:
     def find_project(self, name: str) -> Project:
         """The project with this name or id, ignoring case and accents; NotFoundError."""
         return projects.find(self.db, name)
+
+    def lookup_project(self, name: str) -> lookup.ProjectLookup:
+        """What `name` finds: the project (`exact`), else a guess to confirm (`suggestion`),
+        and every project's name; never raises (see memory/lookup.py)."""
+        return lookup.lookup(self.db, name)
+
+    def project_exists(self, project_id: str) -> bool:
+        """Whether a project with exactly this id exists."""
+        try:
+            self.get_project(project_id)
+        except NotFoundError:
+            return False
+        return True
 
     def get_project(self, project_id: str) -> Project:
         """The project with exactly this id; NotFoundError."""
@@ -320,6 +334,10 @@ class Memory:
     def get_state(self, key: str, default: Any = None) -> Any:
         """A value of agent state (JSON), or `default`."""
         return agent_memory.get_state(self.db, key, default)
+
+    def delete_state(self, key: str) -> None:
+        """Forget a value of agent state."""
+        agent_memory.delete_state(self.db, key)
 
     def set_state(self, key: str, value: Any) -> None:
         """Store a JSON value of agent state."""

@@ -16,8 +16,9 @@ from design_agent.providers.request import Grounding, ProviderRequest
 from design_agent.providers.run import BaseRun
 from design_agent.providers.spec import AdapterSpec
 
-SECTION_CHARS = 1500
 REQUEST_CHARS = 400
+# How much of the guide an answer quotes, by verbosity: (sections, characters each).
+SECTION_LIMITS = {"brief": (2, 500), "normal": (6, 1500), "detailed": (12, 3000)}
 
 TEXTS: dict[str, dict[str, Any]] = {
     "en": {
@@ -115,14 +116,17 @@ def compose_answer(request: ProviderRequest) -> list[str]:
     blocks = [t["banner"].format(source=source)]
     if grounding.task_name or grounding.task_id:
         blocks.append(f"## {grounding.task_name or grounding.task_id}")
-    if grounding.persona_role:
+    brief = request.verbosity == "brief"
+    if grounding.persona_role and not brief:
         goal = grounding.persona_goal or ""
         blocks.append(t["perspective"].format(role=grounding.persona_role, goal=goal).strip())
     asked = grounding.message or request.prompt
     blocks.append(t["request"].format(text=_clip(" ".join(asked.split()), REQUEST_CHARS)))
     blocks += _project_blocks(grounding, t)
-    blocks += _method_blocks(grounding, t)
-    blocks += [t["limits"], _bullets(t["limit_items"]), t["sources"], _sources(grounding, t)]
+    blocks += _method_blocks(grounding, t, request.verbosity)
+    if not brief:
+        blocks += [t["limits"], _bullets(t["limit_items"])]
+    blocks += [t["sources"], _sources(grounding, t, request.verbosity)]
     return [block + "\n\n" for block in blocks]
 
 
@@ -138,23 +142,27 @@ def _project_blocks(grounding: Grounding, t: dict[str, Any]) -> list[str]:
     return blocks
 
 
-def _method_blocks(grounding: Grounding, t: dict[str, Any]) -> list[str]:
+def _method_blocks(grounding: Grounding, t: dict[str, Any], verbosity: str) -> list[str]:
     if not grounding.sections:
         return [t["no_match"]]
+    count, chars = SECTION_LIMITS.get(verbosity, SECTION_LIMITS["normal"])
     blocks = [t["method"]]
-    for section in grounding.sections:
+    for section in grounding.sections[:count]:
         blocks.append(f"#### {section.heading} [{section.guide} > {section.heading}]")
-        blocks.append(_clip(section.text.strip(), SECTION_CHARS))
+        blocks.append(_clip(section.text.strip(), chars))
     if grounding.expected_output:
         blocks += [t["produce"], _numbered(grounding.expected_output)]
+    if verbosity == "brief":
+        return blocks
     return [*blocks, t["next"], _numbered(t["next_items"])]
 
 
-def _sources(grounding: Grounding, t: dict[str, Any]) -> str:
+def _sources(grounding: Grounding, t: dict[str, Any], verbosity: str) -> str:
     if not grounding.sections:
         return str(t["no_sources"])
+    count = SECTION_LIMITS.get(verbosity, SECTION_LIMITS["normal"])[0]
     # The project's citation form, `[file.md > Heading]`, which validation checks.
-    return _bullets([f"[{s.guide} > {s.heading}]" for s in grounding.sections])
+    return _bullets([f"[{s.guide} > {s.heading}]" for s in grounding.sections[:count]])
 
 
 def _bullets(items: list[str]) -> str:

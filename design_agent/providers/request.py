@@ -54,4 +54,5 @@ class ProviderRequest(_Frozen):
     tier_reason: str = ""
     model: str | None = None
     language: Literal["en", "es"] = "en"
+    verbosity: Literal["brief", "normal", "detailed"] = "normal"
     grounding: Grounding | None = None

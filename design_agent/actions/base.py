@@ -1,0 +1,120 @@
+"""What every action handler shares: its context, its result, and the tables they register in.
+
+A handler carries out one (module, method) meta-request. It is registered
+beside its input model, gets the turn's context, and returns a result value:
+the message for the user, and what should be pending afterwards. It never
+saves the conversation state, never calls back into the pipeline, and raises
+a DesignAgentError when it cannot do what was asked (the interface converts
+it, once).
+
+    @action("projects", "delete", ProjectName)
+    def delete(data: ProjectName, ctx: ActionContext) -> ActionResult: ...
+
+    @answers("confirm_delete")
+    def answer_delete(reply: str, pending: ConfirmDelete, ctx: ActionContext)
+        -> ActionResult | None: ...   # None: the message is not an answer to it
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from design_agent.errors import UsageError
+from design_agent.events import ActionDone
+from design_agent.messages import say
+
+if TYPE_CHECKING:
+    from design_agent.conversation import ConversationState, Pending
+    from design_agent.memory.models import Project
+    from design_agent.session import Services
+
+
+class ActionInput(BaseModel):
+    """Base of every action's input model: strict, nothing extra."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NoInput(ActionInput):
+    pass
+
+
+@dataclass
+class ActionContext:
+    """What a handler may read: the services, the user's language, the active project,
+    the message as typed, and the conversation state (read only)."""
+
+    services: Services
+    language: str
+    project: Project | None
+    state: ConversationState
+    message: str = ""
+
+    def done(
+        self, action: str, key: str, data: dict[str, Any] | None = None, **kw: Any
+    ) -> ActionDone:
+        """An ActionDone whose message is the message table's `key` in the user's language."""
+        return ActionDone(action=action, message=say(key, self.language, **kw), data=data or {})
+
+    def say(self, key: str, **kw: Any) -> str:
+        """The message table's `key` in the user's language."""
+        return say(key, self.language, **kw)
+
+    @property
+    def pending_language(self) -> Literal["en", "es"]:
+        """The language a question left open is asked (and its answer read) in."""
+        return "es" if self.language == "es" else "en"
+
+    def require_project(self) -> Project:
+        """The active project; UsageError saying how to start one when there is none."""
+        if self.project is None:
+            raise UsageError(self.say("no_active_project"))
+        return self.project
+
+
+@dataclass
+class ActionResult:
+    """What a handler did: the event to show and what is pending afterwards (None: nothing).
+
+    `project_id` names the project the turn ends in when the action moved the user
+    (created, switched to, deleted the active one)."""
+
+    done: ActionDone
+    pending: Pending | None = None
+    project_id: str | None = None
+
+
+InputT = TypeVar("InputT", bound=ActionInput)
+Handler = Callable[[Any, ActionContext], ActionResult]
+Answerer = Callable[[str, Any, ActionContext], "ActionResult | None"]
+
+INPUTS: dict[tuple[str, str], type[ActionInput]] = {}
+HANDLERS: dict[tuple[str, str], Handler] = {}
+ANSWERERS: dict[str, Answerer] = {}
+
+
+def action(
+    module: str, method: str, model: type[InputT] | None = None
+) -> Callable[[Callable[[InputT, ActionContext], ActionResult]], Handler]:
+    """Register a handler for `module.method` with its input model."""
+
+    def register(handler: Callable[[InputT, ActionContext], ActionResult]) -> Handler:
+        INPUTS[(module, method)] = model or NoInput
+        HANDLERS[(module, method)] = handler
+        return handler
+
+    return register
+
+
+def answers(kind: str) -> Callable[[Answerer], Answerer]:
+    """Register the reader of replies to a pending question of this kind."""
+
+    def register(answerer: Answerer) -> Answerer:
+        ANSWERERS[kind] = answerer
+        return answerer
+
+    return register

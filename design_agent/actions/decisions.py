@@ -1,0 +1,119 @@
+"""Decisions by talking: "we decided X because Y", "what have we decided?", and the answer
+to "save these decisions?" after a design answer proposed some.
+
+A decision is stored in the project (with its rationale and, when it came from
+an answer, the turn) and in process memory, as `design-agent decisions add`
+and a confirmed proposal both do.
+"""
+
+from __future__ import annotations
+
+import re
+
+from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
+from design_agent.actions.inputs import RecordDecision
+from design_agent.conversation import DecisionProposal, ProposedDecision
+from design_agent.language import NO, YES, phrase_list, reply_of
+from design_agent.memory.models import Decision, Project
+
+LIST_LIMIT = 20
+ALL = phrase_list("all, all of them, both, todas, todos, ambas, ambos, las dos, los dos")
+# "1", "1 and 3", "1 y 3", "1, 3", "2 & 3"
+NUMBERS = re.compile(r"\d{1,2}(?:\s*(?:,|&|\+|\band\b|\by\b|\be\b)?\s*\d{1,2})*")
+
+
+def store(
+    ctx: ActionContext,
+    project: Project,
+    decision: str,
+    rationale: str,
+    turn_id: int | None = None,
+    context: str | None = None,
+) -> Decision:
+    """Record one decision in the project and in process memory."""
+    memory = ctx.services.memory
+    with memory.transaction():
+        stored = memory.add_decision(project.id, decision, rationale, turn_id)
+        memory.add_process_memory(context or project.name, decision, rationale)
+    return stored
+
+
+@action("decisions", "record", RecordDecision)
+def record(data: RecordDecision, ctx: ActionContext) -> ActionResult:
+    """Record what the user says was decided, and why."""
+    project = ctx.require_project()
+    stored = store(ctx, project, data.decision.strip(), data.rationale.strip())
+    done = ctx.done(
+        "decisions.record",
+        "decision_recorded",
+        {"decision": stored.model_dump(mode="json")},
+        name=project.name,
+        decision=stored.decision,
+        rationale=stored.rationale or "-",
+    )
+    return ActionResult(done)
+
+
+@action("decisions", "list", NoInput)
+def list_decisions(data: NoInput, ctx: ActionContext) -> ActionResult:
+    """The project's decisions, newest first."""
+    project = ctx.require_project()
+    found = ctx.services.memory.list_decisions(project.id, LIST_LIMIT)
+    if not found:
+        return ActionResult(ctx.done("decisions.list", "decisions_none", name=project.name))
+    lines = "\n".join(
+        ctx.say(
+            "decision_line",
+            date=d.timestamp.date().isoformat(),
+            decision=d.decision,
+            rationale=d.rationale or "-",
+        )
+        for d in found
+    )
+    out = {"decisions": [d.model_dump(mode="json") for d in found]}
+    return ActionResult(
+        ctx.done("decisions.list", "decisions", out, name=project.name, lines=lines)
+    )
+
+
+@answers("decision_proposal")
+def answer_proposal(
+    reply: str, pending: DecisionProposal, ctx: ActionContext
+) -> ActionResult | None:
+    """yes/all: store every proposed decision; no: drop them; "1 and 3": store those."""
+    word = reply_of(reply)
+    if word in NO:
+        return ActionResult(ctx.done("decisions.record", "decisions_dropped"))
+    chosen = chosen_decisions(word, pending.decisions)
+    if chosen is None:
+        return None
+    project = ctx.require_project()
+    context = _context(ctx, project, pending.task_id)
+    stored = [
+        store(ctx, project, d.decision, d.rationale, pending.turn_id, context) for d in chosen
+    ]
+    done = ctx.done(
+        "decisions.record",
+        "decisions_saved",
+        {"decisions": [d.model_dump(mode="json") for d in stored]},
+        count=len(stored),
+        lines="\n".join(f"- {d.decision}" for d in stored),
+    )
+    return ActionResult(done)
+
+
+def chosen_decisions(word: str, proposed: list[ProposedDecision]) -> list[ProposedDecision] | None:
+    """The decisions a (folded) reply picks, or None when it picks none of them."""
+    if word in YES or word in ALL:
+        return list(proposed)
+    if not NUMBERS.fullmatch(word):
+        return None
+    numbers = [int(n) for n in re.findall(r"\d+", word)]
+    if not all(1 <= n <= len(proposed) for n in numbers):
+        return None
+    return [proposed[n - 1] for n in dict.fromkeys(numbers)]
+
+
+def _context(ctx: ActionContext, project: Project, task_id: str | None) -> str:
+    task = ctx.services.catalogue.tasks.get(task_id or "")
+    return project.name if task is None else f"{project.name}: {task.name.en}"

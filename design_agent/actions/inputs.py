@@ -1,0 +1,126 @@
+"""The input model of every action: what `{module, method, input}` may carry, strictly.
+
+intents.py fills these from what the user said; each handler module registers
+the one it takes beside its handler (`@action("projects", "delete", DeleteProject)`).
+Every model is strict (no coercion: a count is an int, not "5"), rejects unknown
+fields and bounds its strings, so an envelope read back from a log or typed by
+hand cannot smuggle anything else in. The empty ones use `base.NoInput`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import ConfigDict, Field, model_validator
+
+from design_agent.actions.base import ActionInput, NoInput
+
+__all__ = [
+    "AddFile",
+    "CreateProject",
+    "DeleteProject",
+    "HistoryCount",
+    "NoInput",
+    "ProjectName",
+    "ProviderName",
+    "Recall",
+    "RecordDecision",
+    "RenameProject",
+    "Rerender",
+    "Search",
+    "SmallTalk",
+]
+
+NAME_MAX = 120
+QUERY_MAX = 2000
+TEXT_MAX = 1000
+PATH_MAX = 4096
+HISTORY_MAX = 200
+
+
+class _Strict(ActionInput):
+    model_config = ConfigDict(strict=True)
+
+
+class CreateProject(_Strict):
+    """projects.create: a None name means the handler asks for one (once)."""
+
+    name: str | None = Field(None, min_length=1, max_length=NAME_MAX)
+    description: str | None = Field(None, min_length=1, max_length=500)
+
+
+class ProjectName(_Strict):
+    """projects.switch."""
+
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+
+
+class DeleteProject(_Strict):
+    """projects.delete: a None name means the active project."""
+
+    name: str | None = Field(None, min_length=1, max_length=NAME_MAX)
+
+
+class RenameProject(_Strict):
+    """projects.rename: a None `old` means the active project."""
+
+    old: str | None = Field(None, min_length=1, max_length=NAME_MAX)
+    new: str = Field(min_length=1, max_length=NAME_MAX)
+
+
+class ProviderName(_Strict):
+    """providers.use: an adapter name, such as "gemini" or "offline"."""
+
+    name: str = Field(min_length=1, max_length=40)
+
+
+class Recall(_Strict):
+    """memory.recall: a question about a past decision, as asked."""
+
+    query: str = Field(min_length=1, max_length=QUERY_MAX)
+
+
+class Search(_Strict):
+    """memory.search: words to look for, in this project or all of them."""
+
+    query: str = Field(min_length=1, max_length=QUERY_MAX)
+    all_projects: bool = False
+
+
+class AddFile(_Strict):
+    """files.add: the path as the user typed it (it may not exist or be a folder)."""
+
+    path: str = Field(min_length=1, max_length=PATH_MAX)
+    file_type: Literal["brief", "research", "design", "other"] = "brief"
+
+
+class RecordDecision(_Strict):
+    """decisions.record: what was decided and why ("" when no reason was given)."""
+
+    decision: str = Field(min_length=1, max_length=TEXT_MAX)
+    rationale: str = Field("", max_length=TEXT_MAX)
+
+
+class HistoryCount(_Strict):
+    """history.show: how many of the last turns to show."""
+
+    count: int = Field(10, ge=1, le=HISTORY_MAX)
+
+
+class SmallTalk(_Strict):
+    """conversation.small_talk: what kind of pleasantry to answer."""
+
+    kind: Literal["greeting", "thanks", "how_are_you", "bye"]
+
+
+class Rerender(_Strict):
+    """conversation.rerender: the last answer again, shorter/longer and/or in a language."""
+
+    verbosity: Literal["brief", "detailed"] | None = None
+    language: Literal["en", "es"] | None = None
+
+    @model_validator(mode="after")
+    def _asks_for_something(self) -> Rerender:
+        if self.verbosity is None and self.language is None:
+            raise ValueError("a rerender needs a verbosity, a language or both")
+        return self

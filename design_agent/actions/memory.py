@@ -1,0 +1,109 @@
+"""What the project remembers, by asking: "why did we ...?", "search for ...", "show history".
+
+`memory.recall` finds recorded decisions with their rationale; `memory.search`
+looks through turns, files and decisions of this project or of every project
+(the current one included); `history.show` lists the latest turns.
+"""
+
+from __future__ import annotations
+
+from design_agent.actions.base import ActionContext, ActionResult, action
+from design_agent.actions.inputs import HistoryCount, Recall, Search
+from design_agent.memory.models import Project, ProjectHits, Turn
+
+RECALL_LIMIT = 5
+SEARCH_LIMIT = 10
+HITS_PER_PROJECT = 3
+FIRST_LINE_CHARS = 100
+
+
+@action("memory", "recall", Recall)
+def recall(data: Recall, ctx: ActionContext) -> ActionResult:
+    """The project's decisions that match the question, with why and when."""
+    project = ctx.require_project()
+    found = ctx.services.memory.search_decisions(project.id, data.query, limit=RECALL_LIMIT)
+    if not found:
+        return ActionResult(ctx.done("memory.recall", "recall_none", name=project.name))
+    lines = "\n".join(
+        ctx.say(
+            "recall_line",
+            date=hit.item.timestamp.date().isoformat(),
+            turn=_turn_label(hit.item.conversation_id, ctx),
+            decision=hit.item.decision,
+            rationale=hit.item.rationale or "-",
+        )
+        for hit in found
+    )
+    data_out = {"decisions": [hit.item.model_dump(mode="json") for hit in found]}
+    return ActionResult(
+        ctx.done("memory.recall", "recall", data_out, name=project.name, lines=lines)
+    )
+
+
+def _turn_label(turn_id: int | None, ctx: ActionContext) -> str:
+    return "" if turn_id is None else ctx.say("turn_label", id=turn_id)
+
+
+@action("memory", "search", Search)
+def search(data: Search, ctx: ActionContext) -> ActionResult:
+    """Turns, files and decisions about the query, here or in every project."""
+    project = None if data.all_projects else ctx.require_project()
+    groups = _groups(data.query, project, data.all_projects, ctx)
+    if not groups and ctx.project is not None:
+        # Nothing by those words ("something similar"): look for what this project is about,
+        # elsewhere when searching every project (this one would match itself).
+        groups = _groups(_topic_of(ctx.project, ctx), project, data.all_projects, ctx)
+        if data.all_projects:
+            groups = [g for g in groups if g.project.id != ctx.project.id]
+    if not groups:
+        return ActionResult(ctx.done("memory.search", "search_none", query=data.query))
+    lines = "\n".join(_group_lines(g) for g in groups)
+    where = ctx.say("all_projects") if data.all_projects else groups[0].project.name
+    out = {"groups": [g.model_dump(mode="json") for g in groups]}
+    return ActionResult(ctx.done("memory.search", "search", out, where=where, lines=lines))
+
+
+def _groups(
+    query: str, project: Project | None, everywhere: bool, ctx: ActionContext
+) -> list[ProjectHits]:
+    if not query.strip():
+        return []
+    scope = None if everywhere or project is None else project.id
+    results = ctx.services.memory.search(query, scope, all_projects=everywhere, limit=SEARCH_LIMIT)
+    return list(results.groups)
+
+
+def _group_lines(group: ProjectHits) -> str:
+    hits = group.hits[:HITS_PER_PROJECT]
+    return f"{group.project.name}:\n" + "\n".join(
+        f"  - [{h.kind}] {h.title}: {h.snippet}" for h in hits
+    )
+
+
+def _topic_of(project: Project, ctx: ActionContext) -> str:
+    """What the project is about: its recent methods, problem and description."""
+    memory, tasks = ctx.services.memory, ctx.services.catalogue.tasks
+    meta = memory.metadata(project.id)
+    used = [t.task_id for t in memory.recent_turns(project.id, 10) if t.task_id in tasks]
+    names = [tasks[t].name.en for t in used if t is not None]
+    return " ".join([*names, str(meta.get("problem", "")), str(meta.get("description", ""))])
+
+
+@action("history", "show", HistoryCount)
+def history(data: HistoryCount, ctx: ActionContext) -> ActionResult:
+    """The project's latest `data.count` turns, oldest first, one line each."""
+    project = ctx.require_project()
+    turns = ctx.services.memory.recent_turns(project.id, data.count)
+    if not turns:
+        return ActionResult(ctx.done("history.show", "history_empty", name=project.name))
+    lines = "\n".join(_turn_line(turn, ctx) for turn in turns)
+    out = {"turns": [t.model_dump(mode="json") for t in turns]}
+    return ActionResult(ctx.done("history.show", "history", out, name=project.name, lines=lines))
+
+
+def _turn_line(turn: Turn, ctx: ActionContext) -> str:
+    text = turn.message.strip()
+    first = text.splitlines()[0][:FIRST_LINE_CHARS] if text else ""
+    status = "" if turn.status == "complete" else f" [{ctx.say(f'status_{turn.status}')}]"
+    role = ctx.say(f"role_{turn.role}")
+    return f"{turn.timestamp.astimezone():%Y-%m-%d %H:%M} {role}{status}: {first}"

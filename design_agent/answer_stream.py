@@ -1,0 +1,86 @@
+"""Step 6's streaming: provider events in, display text and whitelisted tags out.
+
+The model may write `<decision>` and `<ask_user>` tags; they are parsed as the
+text streams and become events, never actions: a decision is only a proposal
+until the user confirms it. Ctrl-C while streaming cancels the provider's
+process group; the partial text stays available.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from design_agent.errors import ProviderError
+from design_agent.events import DecisionProposed, PipelineEvent, QuestionAsked
+from design_agent.providers.events import Done, ProviderFailure, TextDelta, TierChosen, Usage
+from design_agent.providers.run import ProviderRun
+from design_agent.providers.runner import cancel_on_ctrl_c
+from design_agent.tags import AskUserTag, DecisionTag, TagParser, TextSegment
+
+StreamEvent = PipelineEvent | TextDelta | TierChosen | Usage | ProviderFailure
+
+
+class AnswerStream:
+    """One provider run, read to the end: text, proposed decisions, usage, status."""
+
+    def __init__(self, run: ProviderRun) -> None:
+        self.run = run
+        self.parser = TagParser()
+        self.decisions: list[DecisionTag] = []
+        self.usage: Usage | None = None
+        self.error: ProviderError | None = None
+        self.done: Done | None = None
+        self.model: str | None = getattr(run, "model", None)
+        self.first_token_seconds: float | None = None
+        self._shown: list[str] = []
+
+    @property
+    def text(self) -> str:
+        """The answer as the user saw it: whitelisted tags taken out, never the raw stream."""
+        return "".join(self._shown)
+
+    @property
+    def status(self) -> str:
+        if self.done is not None and self.done.status == "cancelled":
+            return "cancelled"
+        if self.error is not None or (self.done is not None and self.done.status == "failed"):
+            return "failed"
+        return "complete"
+
+    @property
+    def provider(self) -> str:
+        return str(getattr(self.run, "provider", ""))
+
+    def events(self) -> Iterator[StreamEvent]:
+        with cancel_on_ctrl_c(self.run):
+            try:
+                for event in self.run:
+                    yield from self._handle(event)
+            except ProviderError as e:
+                self.error = e
+        yield from self._segments(self.parser.close())
+
+    def _handle(self, event: Any) -> Iterator[Any]:
+        if isinstance(event, TextDelta):
+            yield from self._segments(self.parser.feed(event.text))
+        elif isinstance(event, Done):
+            self.done = event
+            self.model = event.model or self.model
+            self.first_token_seconds = event.first_token_seconds
+            self.usage = event.usage or self.usage
+        else:
+            if isinstance(event, Usage):
+                self.usage = event
+            yield event
+
+    def _segments(self, segments: list[Any]) -> Iterator[Any]:
+        for segment in segments:
+            if isinstance(segment, TextSegment):
+                self._shown.append(segment.text)
+                yield TextDelta(text=segment.text)
+            elif isinstance(segment, DecisionTag):
+                self.decisions.append(segment)
+                yield DecisionProposed(decision=segment.decision, rationale=segment.rationale)
+            elif isinstance(segment, AskUserTag):
+                yield QuestionAsked(question=segment.question)

@@ -1,0 +1,160 @@
+"""The conversation state of one project: what is pending, the last task, the language.
+
+One pydantic model, loaded once at the start of a turn and saved once at its
+end, stored per project (a switch never carries a question across). What is
+pending is a tagged union, so every question design-agent can leave open is
+named here, with what it needs to be answered:
+
+    state = load_state(memory, project.id)
+    ...                       # the turn reads and changes `state`
+    save_state(memory, state)
+
+A question lapses after PENDING_MINUTES: a "yes" hours later answers nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+if TYPE_CHECKING:
+    from design_agent.memory import Memory
+
+PENDING_MINUTES = 15
+NO_PROJECT = "-"  # the key of the state kept before any project exists
+
+
+class _Pending(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    asked_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    language: Literal["en", "es"] = "en"
+    # The question as it was put, so it can be asked again after an aside.
+    question: str = ""
+    # Asked a second time already: the next message that is not an answer drops it.
+    reasked: bool = False
+
+
+class MethodChoice(_Pending):
+    """ "Which of these methods did you mean?" with numbered options."""
+
+    kind: Literal["choice"] = "choice"
+    message: str
+    options: list[str]
+
+
+class ConfirmDelete(_Pending):
+    """ "Delete project X? This removes N turns ..." The counts are the ones shown."""
+
+    kind: Literal["confirm_delete"] = "confirm_delete"
+    project_id: str
+    name: str
+    turns: int
+    files: int
+    decisions: int
+
+
+class ConfirmSwitch(_Pending):
+    """ "Did you mean project X?" after a fuzzy name."""
+
+    kind: Literal["confirm_switch"] = "confirm_switch"
+    project_id: str
+    name: str
+
+
+class ProjectNameNeeded(_Pending):
+    """ "What should the new project be called?" """
+
+    kind: Literal["project_name"] = "project_name"
+    description: str | None = None
+
+
+class Interview(_Pending):
+    """The new project's three questions: users, problem, constraints."""
+
+    kind: Literal["interview"] = "interview"
+    project_id: str
+    index: int = Field(default=0, ge=0, le=2)
+
+
+class ProposedDecision(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    decision: str = Field(min_length=1, max_length=500)
+    rationale: str = Field("", max_length=2000)
+
+
+class DecisionProposal(_Pending):
+    """Decisions the model proposed in an answer: stored only when the user says yes."""
+
+    kind: Literal["decision_proposal"] = "decision_proposal"
+    decisions: list[ProposedDecision] = Field(min_length=1, max_length=5)
+    turn_id: int | None = None
+    task_id: str | None = None
+
+
+Pending = Annotated[
+    MethodChoice | ConfirmDelete | ConfirmSwitch | ProjectNameNeeded | Interview | DecisionProposal,
+    Field(discriminator="kind"),
+]
+
+
+class LastAnswer(BaseModel):
+    """What the last design answer was, so "make it shorter" can answer it again."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task_id: str
+    score: float | None = None
+    band: str | None = None
+    request: str
+    user_turn_id: int | None = None
+    agent_turn_id: int | None = None
+    answered_at: datetime | None = None
+
+
+class ConversationState(BaseModel):
+    """Everything a turn needs to know about the conversation so far, for one project."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    project_id: str = NO_PROJECT
+    pending: Pending | None = None
+    clarify_count: int = Field(default=0, ge=0)
+    language: Literal["en", "es"] | None = None
+    last: LastAnswer | None = None
+
+    def live_pending(self, now: datetime | None = None) -> Pending | None:
+        """The pending question, unless it has lapsed."""
+        if self.pending is None:
+            return None
+        now = now or datetime.now(UTC)
+        if now - self.pending.asked_at > timedelta(minutes=PENDING_MINUTES):
+            return None
+        return self.pending
+
+
+def state_key(project_id: str | None) -> str:
+    return f"conversation:{project_id or NO_PROJECT}"
+
+
+def load_state(memory: Memory, project_id: str | None) -> ConversationState:
+    """The project's state; a fresh one when none is stored or it no longer reads."""
+    raw = memory.get_state(state_key(project_id))
+    if isinstance(raw, dict):
+        try:
+            return ConversationState.model_validate({**raw, "project_id": project_id or NO_PROJECT})
+        except ValidationError:
+            pass  # written by another version: start the conversation state afresh
+    return ConversationState(project_id=project_id or NO_PROJECT)
+
+
+def save_state(memory: Memory, state: ConversationState) -> None:
+    """Store the state under its project (one JSON value); a deleted project's is forgotten."""
+    key = state_key(state.project_id)
+    if state.project_id != NO_PROJECT and not memory.project_exists(state.project_id):
+        memory.delete_state(key)
+        return
+    memory.set_state(key, state.model_dump(mode="json"))

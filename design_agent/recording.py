@@ -1,0 +1,72 @@
+"""Recording turns: the user's message before the provider runs, the answer after it.
+
+Whatever happens to the answer (complete, failed, cancelled), both turns are
+saved, with the task, persona, provider, model, tier, tokens, cost and the
+checklist. Decisions the model proposed are not stored here: they wait for
+the user's confirmation in the conversation state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from design_agent.answer_stream import AnswerStream
+    from design_agent.memory import Memory
+    from design_agent.memory.models import Project
+    from design_agent.models import Agent, Task
+    from design_agent.providers.events import Tier
+    from design_agent.validation import Validation
+
+
+def save_exchange(memory: Memory, project: Project, message: str, reply: str) -> tuple[int, int]:
+    """A message and design-agent's reply (a question, an action's answer), saved together."""
+    with memory.transaction():
+        user = memory.add_turn(project.id, "user", message)
+        agent = memory.add_turn(project.id, "agent", reply, parent_id=user.id)
+    return user.id, agent.id
+
+
+def save_request(
+    memory: Memory, project: Project, message: str, task: Task, agent: Agent, provider: str
+) -> int:
+    """The user's design request, saved before the provider is called (nothing is lost)."""
+    turn = memory.add_turn(
+        project.id, "user", message, task_id=task.id, agent_id=agent.id, provider=provider
+    )
+    return turn.id
+
+
+def save_answer(
+    memory: Memory,
+    project: Project,
+    task: Task,
+    agent: Agent,
+    stream: AnswerStream,
+    validation: Validation,
+    parent_id: int | None,
+    tier: Tier,
+    tier_reason: str,
+) -> int:
+    """The answer as it ended (complete, failed or cancelled), with usage and checklist."""
+    usage = stream.usage
+    tokens = None
+    if usage and (usage.input_tokens is not None or usage.output_tokens is not None):
+        tokens = (usage.input_tokens or 0) + (usage.output_tokens or 0)
+    checklist = {**validation.model_dump(), "score": validation.score, "tier_reason": tier_reason}
+    turn = memory.add_turn(
+        project.id,
+        "agent",
+        stream.text,
+        task_id=task.id,
+        agent_id=agent.id,
+        provider=stream.provider,
+        model=stream.model,
+        status=stream.status,
+        tokens=tokens,
+        cost=usage.cost_usd if usage else None,
+        validation=checklist,
+        parent_id=parent_id,
+        tier=tier,
+    )
+    return turn.id

@@ -1,0 +1,81 @@
+"""The types one turn's pieces share: the request, the preferences, the chosen task, a timer.
+
+They sit below the pipeline and below its pieces (clarify, recording, answer
+stream, grounding), so the pieces never import the orchestrator back.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from design_agent.conversation import ConversationState
+    from design_agent.events import PipelineEvent
+    from design_agent.memory.models import Project, ProjectContext
+    from design_agent.models import Task
+    from design_agent.settings import Settings
+
+RECENT_TURNS = 10
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    """What the user asked, with the per-turn overrides of `ask`."""
+
+    message: str
+    project: str | None = None
+    provider: str | None = None
+    tier: str | None = None
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """Step 0, read once per turn: the settings with the project's preferences over them."""
+
+    settings: Settings
+    language: str
+    verbosity: str
+    provider: str
+    tier: str
+
+
+@dataclass
+class Chosen:
+    """The outcome of step 3: the task to answer with, or a question to ask instead."""
+
+    task: Task | None
+    event: PipelineEvent
+    request_text: str
+    assumptions: str = ""
+
+
+@dataclass
+class TurnState:
+    """One turn's running state: the project, its context and its conversation state."""
+
+    request: TurnRequest
+    project: Project | None
+    context: ProjectContext | None
+    prefs: Preferences
+    conversation: ConversationState
+
+    @property
+    def language(self) -> str:
+        return self.prefs.language
+
+
+@dataclass
+class Timer:
+    """Milliseconds per step, for the events and the log."""
+
+    started: float = field(default_factory=time.perf_counter)
+    marks: dict[str, float] = field(default_factory=dict)
+
+    def lap(self, name: str) -> float:
+        now = time.perf_counter()
+        ms = (now - self.started) * 1000
+        self.marks[name] = round(ms, 2)
+        self.started = now
+        return round(ms, 2)
