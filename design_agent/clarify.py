@@ -60,8 +60,9 @@ class TaskChooser:
             if answered is not None:
                 return answered
         result = self.services.matcher.match(message, recent_task_ids=recent)
-        if isinstance(pending, MethodChoice) and result.band != "HIGH" and not pending.reasked:
-            return self._ask(pending.message, pending.options, turn, timer, reasked=True)
+        if isinstance(pending, MethodChoice) and result.needs_choice and not pending.reasked:
+            options = [TaskScore(task_id=t, score=0.0, band="LOW") for t in pending.options]
+            return self._ask(pending.message, options, turn, timer, reasked=True)
         state.pending = None  # a new request: whatever was asked has lapsed
         return self._decide(message, result, turn, timer, spec)
 
@@ -172,7 +173,7 @@ class TaskChooser:
         state = turn.conversation
         candidates = self._candidates(result)
         if state.clarify_count < MAX_CLARIFYING:
-            return self._ask(message, [c.task_id for c in candidates], turn, timer)
+            return self._ask(message, candidates, turn, timer)
         state.clarify_count = 0
         task = self.catalogue.task(candidates[0].task_id)
         assumptions = say("assumed", turn.language, task=task.name.get(turn.language))
@@ -187,20 +188,25 @@ class TaskChooser:
         return Chosen(task, event, message, assumptions)
 
     def _ask(
-        self, message: str, options: list[str], turn: TurnState, timer: Timer, reasked: bool = False
+        self,
+        message: str,
+        options: list[TaskScore],
+        turn: TurnState,
+        timer: Timer,
+        reasked: bool = False,
     ) -> Chosen:
         state = turn.conversation
         if not reasked:
             state.clarify_count += 1
-        scores = [TaskScore(task_id=t, score=0.0, band="LOW") for t in options]
-        shown = self._options(scores, turn.language)
+        shown = self._options(options, turn.language)
         question = say("choose_again" if reasked else "choose", turn.language)
         state.pending = MethodChoice(
             message=message,
-            options=options,
+            options=[o.task_id for o in options],
             language=turn.language,  # type: ignore[arg-type]
             reasked=reasked,
-            question=question,
+            # Put again after an aside, so with its numbered options.
+            question="\n".join([question, *(f"  {o.number}. {o.name}" for o in shown)]),
         )
         event = ChoiceNeeded(step=3, ms=timer.lap("task"), question=question, options=shown)
         return Chosen(None, event, message)

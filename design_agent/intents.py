@@ -709,8 +709,8 @@ _CREATE = [
             False,
         ),
         (
-            rf"\b(?:working on|work on|have|got|open|opening|there's|there is|on to|onto)"
-            rf" {_NEW_EN} project(?![\w'])",
+            rf"\b(?:working on|work on|have|got|open|opening|there's|there is|on to|onto|want"
+            rf"|need|i'd like|i would like) {_NEW_EN} project(?![\w'])",
             False,
         ),
         (r"(?P<article>(?:a )?(?:brand )?new|another) project(?![\w'])", True),
@@ -725,7 +725,8 @@ _CREATE = [
             False,
         ),
         (
-            r"\b(?:tengo|tenemos|trabajo en|trabajando en|estoy con|abre|abrir|abro) "
+            r"\b(?:tengo|tenemos|trabajo en|trabajando en|estoy con|abre|abrir|abro|quiero"
+            r"|queremos|necesito|necesitamos) "
             r"(?:un (?:nuevo proyecto|proyecto nuevo)|otro proyecto(?: nuevo)?)(?![\w'])",
             False,
         ),
@@ -1223,8 +1224,10 @@ def record_decision_rule(said: Said) -> ActionEnvelope | None:
 
 
 _CROSS = re.compile(
-    r"\b(?:another|other|any|all|previous|past|earlier|different) projects?\b|\bacross projects\b"
-    r"|\b(?:otro|otros|cualquier|todos los|anteriores?|distintos?) proyectos?\b"
+    r"\b(?:another|other|any|all|previous|past|earlier|different)(?: of)?(?: my| our| the)?"
+    r" projects?\b|\bacross(?: my| our| all)? projects\b"
+    r"|\b(?:otro|otros|cualquier|todos los|todos mis|todos nuestros|anteriores?|distintos?)"
+    r" proyectos?\b"
     r"|\bproyectos? (?:anteriores?|pasados?|distintos?)\b|\belsewhere\b"
 )
 _SEARCH = [

@@ -255,6 +255,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Or just say it: 'switch to Checkout', 'use gemini', 'why did we ...?'",
         "O simplemente dilo: 'cambia a Checkout', 'usa gemini', '¿por qué decidimos ...?'",
     ),
+    "nothing_to_answer": (
+        "There is no open question to answer (a question lapses after {minutes} minutes). "
+        "What would you like to work on?",
+        "No hay ninguna pregunta abierta que responder (una pregunta caduca a los {minutes} "
+        "minutos). ¿En qué quieres trabajar?",
+    ),
     "nothing_pending": (
         "There was nothing pending to cancel.",
         "No había nada pendiente que cancelar.",
@@ -281,6 +287,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "banner_hint": (
         "Type your request in English or Spanish; /help for shortcuts, exit to leave.",
         "Escribe en español o en inglés; /help para los atajos, salir para terminar.",
+    ),
+    "banner_pending": (
+        "Still open from last time: {question}",
+        "Pendiente de la última vez: {question}",
     ),
     "provider_ready": ("Provider: {display} (ready).", "Proveedor: {display} (listo)."),
     "provider_absent": (

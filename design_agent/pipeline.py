@@ -27,6 +27,7 @@ from design_agent.actions import (
     ActionResult,
     answer_pending,
     run_action,
+    stray_reply,
 )
 from design_agent.answer_stream import AnswerStream
 from design_agent.clarify import TaskChooser
@@ -39,7 +40,7 @@ from design_agent.conversation import (
     load_state,
     save_state,
 )
-from design_agent.errors import CancelledError
+from design_agent.errors import CancelledError, DesignAgentError
 from design_agent.events import (
     ActionDone,
     ContextLoaded,
@@ -56,7 +57,14 @@ from design_agent.events import (
 )
 from design_agent.grounding import grounding, past_turns, project_terms, prompt_context
 from design_agent.intents import detect_action
-from design_agent.language import detect_language, keywords_of
+from design_agent.language import (
+    STOP_WORDS_EN,
+    STOP_WORDS_ES,
+    detect_language,
+    fold,
+    keywords_of,
+    normalize,
+)
 from design_agent.memory import Memory
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.messages import say
@@ -92,6 +100,19 @@ PAST_REFERENCE = re.compile(
 )
 
 
+# Up to this many words, a message without a word of either language keeps the
+# conversation's ("cambia a Acme", "use gemini"): the detector would call it English.
+SHORT_MESSAGE_WORDS = 3
+ENGLISH_ONLY = STOP_WORDS_EN - STOP_WORDS_ES
+
+
+def _short_language(message: str) -> str | None:
+    """The language a short message's own words show ("hola", "switch to Acme"), or None."""
+    if detect_language(message) == "es":
+        return "es"
+    return "en" if set(normalize(message).split()) & ENGLISH_ONLY else None
+
+
 def default_project(memory: Memory) -> Project:
     """The project a request gets when none is active yet, so nothing is lost."""
     return memory.switch_project(memory.create_project(DEFAULT_PROJECT).id)
@@ -111,6 +132,13 @@ class Pipeline:
         """Cancel the answer being streamed, if any (safe from a signal handler)."""
         if self._run is not None:
             self._run.cancel()
+
+    def open_question(self) -> str | None:
+        """The question still open in the active project, for a new session to put again
+        (a "yes" must never answer a question that is not on screen)."""
+        project = self.memory.active_project()
+        pending = load_state(self.memory, project.id if project else None).live_pending()
+        return pending.question if pending is not None and pending.question else None
 
     def run(self, request: TurnRequest) -> Iterator[Any]:
         """The turn's events, as they happen; each is also kept for the event log."""
@@ -180,15 +208,18 @@ class Pipeline:
         )
 
     def _language(self, message: str, setting: str, state: ConversationState) -> str:
-        """The user's language wins; short replies ("2", "ok") keep the conversation's."""
+        """The user's language wins; short messages ("2", "ok", "cambia a Acme") keep the
+        conversation's unless their own words say otherwise ("hola", "switch to Acme")."""
         pending = state.live_pending()
+        known = state.language or self.memory.get_state("last_language")
+        words = len(re.findall(r"[^\W\d_]{2,}", message))
         if pending is not None and len(message.split()) <= 3:
             language: str = pending.language  # a reply is read in its question's language
-        elif len(re.findall(r"[^\W\d_]{2,}", message)) >= 2:
+        elif words > SHORT_MESSAGE_WORDS or (words >= 2 and not known):
             language = detect_language(message)
         else:
             fallback = setting if setting != "auto" else "en"
-            language = str(state.language or self.memory.get_state("last_language") or fallback)
+            language = str(_short_language(message) or known or fallback)
         state.language = language  # type: ignore[assignment]
         self.memory.set_state("last_language", language)
         return language
@@ -208,12 +239,20 @@ class Pipeline:
             action=envelope.model_dump() if envelope else None,
         )
         if pending is not None and pending.kind != "choice" and envelope is None:
-            answered = answer_pending(message, pending, self._context(turn))
+            try:
+                answered = answer_pending(message, pending, self._context(turn))
+            except DesignAgentError:
+                state.pending = None  # answered, and it failed: the question is over
+                raise
             if answered is not None:
                 yield from self._apply(answered, turn, timer)
                 return
         if envelope is not None:
             yield from self._meta(envelope, turn, timer)
+            return
+        stray = stray_reply(message, pending, self._context(turn))
+        if stray is not None:  # "yes" to nothing, "skip" a method choice
+            yield from self._apply(stray, turn, timer)
             return
         if pending is not None and pending.kind != "choice":
             state.pending = None  # clearly something else: the question lapses
@@ -236,7 +275,11 @@ class Pipeline:
             state.pending = None
             yield from self._rerender(envelope, turn, timer)
             return
-        result = run_action(envelope, self._context(turn))
+        try:
+            result = run_action(envelope, self._context(turn))
+        except DesignAgentError:
+            state.pending = None  # asked for something else: a later "yes" must not answer it
+            raise
         if envelope.name == "conversation.small_talk" and pending and not pending.reasked:
             # An aside: answer it and put the open question again, once.
             again = pending.model_copy(update={"reasked": True})
@@ -297,9 +340,9 @@ class Pipeline:
             band=last.band or "HIGH",
             reason="again, as asked",
         )
-        chosen = Chosen(task, event, f"{last.request}\n\n{instruction}")
+        chosen = Chosen(task, event, last.request, instruction=instruction)
         yield event
-        yield from self._answer(turn, chosen, timer, original=last.request)
+        yield from self._answer(turn, chosen, timer)
 
     # -- steps 3-8: a design request -----------------------------------------------------------
 
@@ -354,7 +397,6 @@ class Pipeline:
         chosen: Chosen,
         timer: Timer,
         resolution: Resolution | None = None,
-        original: str | None = None,
     ) -> Iterator[Any]:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         task, language = chosen.task, turn.language
@@ -385,7 +427,7 @@ class Pipeline:
             yield from stream.events()
         finally:
             self._run = None
-        yield from self._finish(turn, chosen, agent, request, stream, user_turn, timer, original)
+        yield from self._finish(turn, chosen, agent, request, stream, user_turn, timer)
 
     def _provider_request(
         self, turn: TurnState, chosen: Chosen, agent: Agent, resolution: Resolution
@@ -393,7 +435,7 @@ class Pipeline:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         prefs, spec = turn.prefs, resolution.spec
         assembled = assemble(
-            message=chosen.request_text,
+            message=chosen.prompt_text,
             task=chosen.task,
             agent=agent,
             knowledge=self.services.knowledge,
@@ -434,7 +476,6 @@ class Pipeline:
         stream: AnswerStream,
         user_turn: int,
         timer: Timer,
-        original: str | None,
     ) -> Iterator[Any]:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         task = chosen.task
@@ -470,7 +511,7 @@ class Pipeline:
             task_id=task.id,
             score=matched.score if matched else None,
             band=matched.band if matched else None,
-            request=original or chosen.request_text,
+            request=chosen.request_text,
             user_turn_id=user_turn,
             agent_turn_id=agent_turn,
             answered_at=datetime.now(UTC),
@@ -490,10 +531,17 @@ class Pipeline:
         """Decisions the model wrote become one question; nothing is stored until 'yes'."""
         if stream.status != "complete" or not stream.decisions:
             return None
+        assert turn.project is not None
+        # Already recorded ("make it shorter" repeats the answer's tags): not asked again.
+        recorded = {fold(d.decision).strip() for d in self.memory.list_decisions(turn.project.id)}
+        fresh = [
+            d
+            for d in stream.decisions
+            if d.decision.strip() and fold(d.decision[:500]).strip() not in recorded
+        ]
         kept = [
             ProposedDecision(decision=d.decision[:500], rationale=d.rationale[:2000])
-            for d in stream.decisions[:MAX_PROPOSED_DECISIONS]
-            if d.decision.strip()
+            for d in fresh[:MAX_PROPOSED_DECISIONS]
         ]
         if not kept:
             return None

@@ -68,6 +68,9 @@ class Shell:
             lines.append(say("banner_project", language, name=project.name, summary=summary))
         lines.append(self._provider_line())
         lines.append(say("banner_hint", language))
+        question = self.pipeline.open_question()
+        if question:  # left open when the last session ended: put it again, on screen
+            lines.append(say("banner_pending", language, question=question))
         return "\n".join(lines)
 
     def _provider_line(self) -> str:

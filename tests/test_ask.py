@@ -219,3 +219,51 @@ def test_each_turn_leaves_its_events_and_the_providers_notes_in_private_logs(hom
     assert "non-JSON line" in log
     for name in ("events.jsonl", "design-agent.log"):
         assert oct((home / "logs" / name).stat().st_mode & 0o777) == "0o600"
+
+
+def test_an_action_said_in_words_that_fails_exits_with_its_code(home, offline):
+    """'delete the Nope project' fails like `projects delete Nope` does: exit 6, one line."""
+    ask_json(home, "create a project called Alpha", env=offline)
+    result = ask(home, "ask", "delete the Nope project", env=offline)
+    assert result.returncode == 6, result.stderr
+    assert "Nope" in result.stderr and "Alpha" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_provider_that_is_not_installed_is_refused_and_the_current_one_kept(home, offline):
+    environ = {"PATH": "/nonexistent"}
+    result = ask(home, "ask", "use gemini from now on", env=environ)
+    assert result.returncode == 4, result.stderr
+    assert "not installed" in result.stderr
+    settings = home / "settings.yaml"
+    assert not settings.exists() or "gemini" not in settings.read_text(encoding="utf-8")
+
+
+def test_when_unsure_the_providers_fast_model_chooses_the_method(home, tmp_path):
+    """A vague request with Claude active: Claude's fast tier picks among the candidates."""
+    from fixtures.fakes import claude_run
+
+    choice = claude_run(tmp_path / "choice.json", '{"task": "brainstorming", "reason": "x"}')
+    answer = claude_run(tmp_path / "answer.json", "Let us run an ideation session.")
+    env = fake(tmp_path, "claude", "run_claude_partial")
+    env["FAKE_SEQUENCE"] = os.pathsep.join([str(choice), str(answer)])
+    result = ask_json(home, "tengo una idea y no sé por dónde empezar", env=env)
+    assert result["task"] == "brainstorming"
+    assert result["text"] == "Let us run an ideation session."
+    events = [e for e in _events_log(home) if e.get("kind") == "task"]
+    assert "Claude" in events[-1]["reason"]
+
+
+def test_when_the_model_cannot_choose_the_user_gets_a_numbered_choice(home, tmp_path):
+    from fixtures.fakes import claude_run
+
+    garbage = claude_run(tmp_path / "choice.json", "I think maybe journeys?")
+    env = fake(tmp_path, "claude", "run_claude_partial")
+    env["FAKE_SEQUENCE"] = str(garbage)
+    result = ask_json(home, "tengo una idea y no sé por dónde empezar", env=env)
+    assert result["status"] == "needs_choice" and len(result["options"]) >= 3
+
+
+def _events_log(home: Path) -> list[dict]:
+    path = home / "logs" / "events.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]

@@ -1,34 +1,56 @@
 """A designer lives in the shell: pexpect drives the installed `design-agent` in a real pty.
 
 Fake provider CLIs (real executables replaying recorded streams) stand in for Claude,
-Gemini and Codex; the database is a real SQLite file in the temp home.
+Gemini and Codex; the database is a real SQLite file in the temp home. The recorded
+answer is "Hello from fake server. <decision>use cards</decision>", so every answer
+proposes one decision, stored only after a "yes".
+
+Each step waits for the text that proves it, never for time; a step that must not
+happen is a second pattern, so a wrong turn fails at once instead of at the timeout.
+What was typed is echoed back, so an expected text never repeats the message sent.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
 from fixtures.fakes import install_fake, recording
 
 BIN = Path(sys.executable).parent / "design-agent"
-TIMEOUT = 20
+TIMEOUT = 15
+# What a design answer shows; a step that must not be answered expects it as the wrong turn.
+ANSWERED = "Hello from fake server"
+PROPOSAL = r"The answer proposes these decisions:\s+1\. use cards"
+
+
+@pytest.fixture(scope="session")
+def bytecode(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Where the spawned shells keep their compiled modules: pytest's cache, kept between
+    runs (with PYTHONDONTWRITEBYTECODE set, every start would compile design_agent again)."""
+    cache = getattr(request.config, "cache", None)
+    folder = cache.mkdir("shell-bytecode") if cache else tmp_path_factory.mktemp("bytecode")
+    return str(folder)
 
 
 @pytest.fixture
-def env(home: Path, tmp_path: Path) -> dict[str, str]:
+def env(home: Path, tmp_path: Path, bytecode: str) -> dict[str, str]:
     bins = tmp_path / "bin"
     claude = install_fake(bins, "claude")
     gemini = install_fake(bins, "gemini")
     home.mkdir(parents=True, exist_ok=True)
     (home / "settings.yaml").write_text("provider: claude\n", encoding="utf-8")
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return {
-        **os.environ,
+        **inherited,
+        "PYTHONPYCACHEPREFIX": bytecode,
         "DESIGN_AGENT_HOME": str(home),
         "DESIGN_AGENT_CLAUDE_BIN": str(claude),
         "DESIGN_AGENT_GEMINI_BIN": str(gemini),
@@ -45,62 +67,89 @@ def open_shell(env: dict[str, str]) -> pexpect.spawn:
     command = str(BIN) if BIN.exists() else shutil.which("design-agent")
     assert command, "design-agent is not installed in this environment"
     child = pexpect.spawn(command, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(40, 100))
+    # Every step waits for its proof first, and prompt_toolkit keeps typeahead (its raw mode is
+    # set with TCSANOW), so the 50 ms pexpect waits before each send is only lost time.
+    child.delaybeforesend = None
     child.delayafterclose = 0
     child.delayafterterminate = 0
     return child
 
 
-def say(child: pexpect.spawn, text: str, expect: str) -> str:
+def say(child: pexpect.spawn, text: str, expect: str, wrong: str | None = None) -> str:
+    """Send `text` and wait for `expect`; `wrong` showing up first fails the step at once.
+    Returns what was shown from the previous step's match up to `expect`."""
     child.sendline(text)
-    child.expect(expect)
-    return child.before + child.after
+    index = child.expect([expect] if wrong is None else [expect, wrong])
+    shown = child.before + child.after
+    assert index == 0, f"after {text!r}, expected {expect!r} but got {child.after!r}:\n{shown}"
+    return shown
 
 
 def new_project(child: pexpect.spawn, name: str) -> None:
-    """Create a project by saying so and skip its three context questions."""
-    say(child, f"create a project called {name}", "users")
-    for _ in range(3):
-        child.sendline("skip")
-    child.expect("work on")
+    """Create a project by naming it and skip its three context questions."""
+    say(child, f"create a project called {name}", "Who are the users")
+    say(child, "skip", "What problem")
+    say(child, "skip", "constraints")
+    say(child, "skip", "What would you like to work on")
 
 
-def leave(child: pexpect.spawn) -> None:
-    child.sendline("exit")
+def leave(child: pexpect.spawn, word: str = "exit", bye: str = "Bye.") -> None:
+    child.sendline(word)
+    child.expect(bye)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
 
 
-def test_a_newcomers_first_session(env):
+def cli_json(run_cli: Any, *args: str) -> Any:
+    """`design-agent ARGS --json` (in process, same home) as data, after the shell exited."""
+    result = run_cli(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+# -- the stories of the shell ----------------------------------------------------------------
+
+
+def test_a_newcomers_first_session(env, run_cli):
     child = open_shell(env)
     child.expect("No project yet")
-    say(child, "I'm starting a new project for a mobile checkout redesign", "Who are the users")
+    say(child, "I'm starting a new project for a mobile checkout redesign", "be called")
+    say(child, "Mobile Checkout", "Who are the users of Mobile Checkout")
     say(child, "first-time buyers on phones", "What problem")
     say(child, "they abandon at the payment step", "constraints")
     say(child, "launch in March, two designers", "What would you like to work on")
     out = say(child, "Can you make a journey map of our checkout?", "checklist")
-    assert "Hello from fake server" in out
-    assert "Decision recorded: use cards" in out
+    assert ANSWERED in out and "<decision>" not in out
     assert "Customer journey map" in out and "claude" in out
+    assert "The answer proposes these decisions" in out and "use cards" in out
+    say(child, "yes", r"Saved 1 decision\(s\):\s+- use cards")
     leave(child)
+    shown = cli_json(run_cli, "projects", "show", "Mobile Checkout")
+    assert shown["metadata"] == {
+        "description": "mobile checkout redesign",
+        "users": "first-time buyers on phones",
+        "problem": "they abandon at the payment step",
+        "constraints": "launch in March, two designers",
+    }
+    assert shown["decisions"] == 1
 
 
-def test_switching_projects_and_coming_back(env, home):
+def test_switching_projects_and_coming_back(env):
     child = open_shell(env)
-    say(child, "create a project called Enterprise Dashboard", "Who are the users")
+    new_project(child, "Enterprise Dashboard")
+    say(child, "Plan a design critique for the dashboard", PROPOSAL)
+    say(child, "yes", r"Saved 1 decision")
+    say(child, "new project: Marketing Website", "Who are the users of Marketing Website")
     say(child, "skip", "What problem")
     say(child, "skip", "constraints")
     say(child, "skip", "work on")
-    say(child, "Plan a design critique for the dashboard", "checklist")
-    say(child, "new project: Marketing Website", "Who are the users")
-    for _ in range(3):
-        child.sendline("skip")
-    child.expect("work on")
     out = say(child, "switch to enterprise dashbord", r"\(yes/no\)")
-    assert "Enterprise Dashboard" in out
-    out = say(child, "yes", r"decision\(s\) recorded")
-    assert "Last conversation" in out and "design critique" in out
-    out = say(child, "what projects do I have?", "Marketing Website")
+    assert "Did you mean 'Enterprise Dashboard'" in out
+    out = say(child, "yes", r"1 decision\(s\) recorded")
+    assert "Switched to 'Enterprise Dashboard'" in out and "design critique" in out
+    out = say(child, "what projects do I have?", r"- Marketing Website \(0 turns")
+    assert r"* Enterprise Dashboard (2 turns, 1 decisions)" in out
     leave(child)
 
 
@@ -110,14 +159,17 @@ def test_changing_provider_by_talking(env):
     new_project(child, "Checkout")
     say(child, "use Gemini from now on", "From now on answers come from Gemini")
     out = say(child, "write user stories for saved cards", "checklist")
-    assert "gemini" in out and "Hello from fake server" in out
+    assert "gemini" in out and ANSWERED in out and "proposes these decisions" in out
+    say(child, "no", "I did not save them")
+    say(child, "/decisions", "No decisions recorded in 'Checkout' yet")
     leave(child)
 
 
 def test_decision_recall_across_a_restart(env):
     child = open_shell(env)
     new_project(child, "Checkout")
-    say(child, "Plan a design critique of the card layout", "Decision recorded")
+    say(child, "Plan a design critique of the card layout", PROPOSAL)
+    say(child, "yes", r"Saved 1 decision\(s\):\s+- use cards")
     leave(child)
     child = open_shell(env)
     child.expect("Project: Checkout")
@@ -126,10 +178,11 @@ def test_decision_recall_across_a_restart(env):
     leave(child)
 
 
-def test_delete_needs_an_explicit_yes(env, home):
+def test_delete_needs_an_explicit_yes(env):
     child = open_shell(env)
     new_project(child, "Marketing Website")
-    say(child, "Plan a design critique of the hero banner", "checklist")
+    say(child, "Plan a design critique of the hero banner", PROPOSAL)
+    say(child, "yes", r"Saved 1 decision")
     out = say(child, "delete the Marketing Website project", "Type 'yes'")
     assert "2 turns" in out and "1 decisions" in out
     say(child, "no", "nothing was deleted")
@@ -139,7 +192,7 @@ def test_delete_needs_an_explicit_yes(env, home):
     leave(child)
 
 
-def test_ctrl_c_mid_stream_cancels_and_keeps_the_partial_answer(env, home):
+def test_ctrl_c_mid_stream_cancels_and_keeps_the_partial_answer(env):
     env = {
         **env,
         "FAKE_RECORDING": recording("run_claude_partial"),
@@ -152,21 +205,27 @@ def test_ctrl_c_mid_stream_cancels_and_keeps_the_partial_answer(env, home):
     child.expect("Hello")
     child.sendintr()
     child.expect("Cancelled", timeout=5)
+    assert "proposes" not in child.before  # a cancelled answer proposes no decision
     say(child, "/history 2", "user: Plan a kickoff meeting")
     child.expect(r"agent \[cancelled\]: Hello from fake server")
+    say(child, "/decisions", "No decisions recorded")
     leave(child)
 
 
-def test_a_spanish_session_end_to_end(env):
+def test_a_spanish_session_end_to_end(env, run_cli):
     child = open_shell(env)
-    say(child, "empiezo un proyecto nuevo para el rediseño del checkout móvil", "usuarios")
+    say(child, "empiezo un proyecto nuevo para el rediseño del checkout móvil", "Cómo se llamará")
+    say(child, "saltar", "Quiénes son los usuarios")  # named after what it is for
     say(child, "compradores primerizos", "problema")
     say(child, "abandonan en el pago", "restricción")
     say(child, "saltar", "trabajar")
     out = say(child, "necesito un mapa de viaje del cliente", "checklist")
-    assert "Mapa de viaje" in out or "mapa de viaje" in out.lower()
-    out = say(child, "¿qué proyectos tengo?", "Tus proyectos")
-    leave(child)
+    assert "Mapa de viaje del cliente" in out and "La respuesta propone" in out
+    say(child, "¿qué proyectos tengo?", r"\* Rediseño del checkout móvil \(2 turnos")
+    leave(child, "salir", bye="Hasta luego")
+    shown = cli_json(run_cli, "projects", "show", "Rediseño del checkout móvil")
+    assert shown["metadata"]["users"] == "compradores primerizos"
+    assert "constraints" not in shown["metadata"]
 
 
 def test_scripted_use_reads_one_message_per_line(env):
@@ -181,6 +240,7 @@ def test_scripted_use_reads_one_message_per_line(env):
 
 def test_input_history_is_private(env, home):
     child = open_shell(env)
+    child.expect("exit to leave")
     leave(child)
     assert oct((home / "input-history").stat().st_mode & 0o777) == "0o600"
 
@@ -203,3 +263,106 @@ def test_ctrl_c_at_the_prompt_clears_the_line(env):
     child.sendline("/projects")
     child.expect("no projects yet")
     leave(child)
+
+
+# -- interruptions: what people say when something else was expected -------------------------
+
+
+def test_requests_in_the_interview_are_answered_not_stored(env, run_cli):
+    child = open_shell(env)
+    say(child, "create a project called Atlas", "Who are the users of Atlas")
+    out = say(child, "what projects do I have?", r"\* Atlas \(0 turns", wrong="What problem")
+    assert "Your projects" in out
+    out = say(child, "can you plan a usability test?", "checklist", wrong="What problem")
+    assert ANSWERED in out and "Usability test plan" in out
+    leave(child)
+    assert cli_json(run_cli, "projects", "show", "Atlas")["metadata"] == {}
+
+
+def test_a_switch_in_the_middle_of_a_question(env, run_cli):
+    child = open_shell(env)
+    new_project(child, "Beta")
+    new_project(child, "Alpha")
+    say(child, "help me with the thing", r"Reply with a number.*\s+1\. .*\s+2\. ", wrong=ANSWERED)
+    # An aside puts the question again, options and all.
+    say(child, "thanks!", r"You're welcome.*\s+.*Reply with a number.*\s+1\. .*\s+2\. ")
+    say(child, "switch to Beta", "Switched to 'Beta'")
+    say(child, "2", "Reply with a number", wrong=ANSWERED)
+    leave(child)
+    turns = cli_json(run_cli, "history", "--project", "Alpha")
+    assert [t["role"] for t in turns] == ["user", "agent"]  # the question, never an answer
+    assert all(t["task_id"] is None for t in turns)
+    beta = cli_json(run_cli, "history", "--project", "Beta")
+    assert [t["message"] for t in beta if t["role"] == "user"] == ["2"]
+    assert all(t["task_id"] is None for t in beta)
+
+
+def test_a_restart_in_the_middle_of_the_interview(env, run_cli):
+    child = open_shell(env)
+    say(child, "create a project called Atlas", "Who are the users of Atlas")
+    say(child, "first-time buyers", "What problem")
+    leave(child)
+    child = open_shell(env)
+    child.expect("Project: Atlas")
+    # The question left open is put again, so no answer is given to a hidden question.
+    child.expect("Still open from last time: What problem are you solving")
+    swallowed = "Any constraints|Thanks, I saved that"
+    say(child, "make a journey map of our checkout", "checklist", wrong=swallowed)
+    leave(child)
+    assert cli_json(run_cli, "projects", "show", "Atlas")["metadata"] == {
+        "users": "first-time buyers"
+    }
+
+
+def test_a_whole_spanish_session(env, run_cli):
+    child = open_shell(env)
+    say(child, "crea un proyecto llamado Atlas", "Quiénes son los usuarios de Atlas")
+    say(child, "saltar", "Qué problema")
+    say(child, "saltar", "Alguna restricción")
+    say(child, "saltar", "En qué quieres trabajar")
+    out = say(child, "necesito un mapa de viaje del cliente", "checklist")
+    assert ANSWERED in out and "Mapa de viaje del cliente" in out
+    assert "La respuesta propone estas decisiones" in out and "¿Las guardo?" in out
+    say(child, "sí", r"He guardado 1 decisión\(es\):\s+- use cards")
+    # Shorter: the same method again, and no proposal of what is saved already.
+    out = say(child, "más corto", "checklist", wrong="propone")
+    assert ANSWERED in out and "Mapa de viaje del cliente" in out
+    out = say(child, "¿qué hemos decidido?", "Por qué")
+    assert "Decisiones de 'Atlas'" in out and out.count("use cards") == 1
+    leave(child, "salir", bye="Hasta luego")
+    child = open_shell(env)
+    child.expect("tu equipo de diseño de producto")
+    child.expect("Proyecto: Atlas. Última conversación: .*, sobre mapa de viaje")
+    child.expect("salir para terminar")
+    leave(child, "salir", bye="Hasta luego")
+
+
+def test_an_uninstalled_provider_by_talking_keeps_the_current_one(env, tmp_path, home):
+    # Only the fakes and the system: no codex anywhere on PATH.
+    env = {**env, "PATH": os.pathsep.join([str(tmp_path / "bin"), "/usr/bin", "/bin"])}
+    child = open_shell(env)
+    new_project(child, "Checkout")
+    say(child, "use codex from now on", "Codex is not installed", wrong="answers come from")
+    out = say(child, "make a journey map of our checkout", "checklist")
+    assert ANSWERED in out and "claude/" in out
+    leave(child)
+    assert (home / "settings.yaml").read_text(encoding="utf-8") == "provider: claude\n"
+
+
+def test_small_talk_on_a_first_run_creates_no_project(env, run_cli):
+    child = open_shell(env)
+    child.expect("No project yet")
+    say(child, "hola", "¡Hola! Cuéntame tu proyecto", wrong="creado|created")
+    say(child, "how are you?", "ready to work", wrong="creado|created")
+    leave(child)
+    assert cli_json(run_cli, "projects", "list") == []
+
+
+def test_delete_this_project_with_si(env, run_cli):
+    child = open_shell(env)
+    new_project(child, "Atlas")
+    new_project(child, "Beta")
+    say(child, "delete this project", "Delete project 'Beta'")
+    say(child, "sí", "Deleted 'Beta'")
+    leave(child)
+    assert [p["name"] for p in cli_json(run_cli, "projects", "list")] == ["Atlas"]

@@ -25,12 +25,20 @@ from design_agent.actions.base import (
     ActionContext,
     ActionResult,
 )
+from design_agent.actions.conversation import stray_reply
 from design_agent.actions.envelope import ActionEnvelope
 
 if TYPE_CHECKING:
     from design_agent.conversation import Pending
 
-__all__ = ["ActionContext", "ActionEnvelope", "ActionResult", "answer_pending", "run_action"]
+__all__ = [
+    "ActionContext",
+    "ActionEnvelope",
+    "ActionResult",
+    "answer_pending",
+    "run_action",
+    "stray_reply",
+]
 
 
 def run_action(envelope: ActionEnvelope, ctx: ActionContext) -> ActionResult:

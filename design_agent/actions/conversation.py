@@ -2,13 +2,21 @@
 
 None of these creates a project or asks the provider anything. "Make it shorter"
 is answered by the pipeline when there is a last answer to redo; this handler
-only replies when there is none.
+only replies when there is none. A bare "yes", "no" or "skip" that answers no
+open question is not a design request either (`stray_reply`).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action
 from design_agent.actions.inputs import Rerender, SmallTalk
+from design_agent.conversation import PENDING_MINUTES
+from design_agent.language import NO, SKIP, YES, reply_of
+
+if TYPE_CHECKING:
+    from design_agent.conversation import Pending
 
 
 @action("conversation", "help", NoInput)
@@ -45,3 +53,16 @@ def cancel(data: NoInput, ctx: ActionContext) -> ActionResult:
 def rerender(data: Rerender, ctx: ActionContext) -> ActionResult:
     """Reached only when there is no last answer to redo (the pipeline redoes one)."""
     return ActionResult(ctx.done("conversation.rerender", "rerender_none"))
+
+
+def stray_reply(message: str, pending: Pending | None, ctx: ActionContext) -> ActionResult | None:
+    """A bare yes / no / skip its question's reader did not take: "no" and "skip" drop the
+    question; with none open (or it lapsed), say so rather than guess a method."""
+    word = reply_of(message)
+    if pending is None and word in YES | NO | SKIP:
+        done = ctx.done("conversation.cancel", "nothing_to_answer", minutes=PENDING_MINUTES)
+        return ActionResult(done)
+    if pending is not None and word in NO | SKIP:
+        done = ctx.done("conversation.cancel", "pending_dropped", {"dropped": pending.kind})
+        return ActionResult(done)
+    return None

@@ -2,20 +2,36 @@
 
 Three questions, one at a time, each answer stored as project metadata
 (`users`, `problem`, `constraints`). "skip" / "saltar" leaves one out. A
-question from the user ("what can you do?") is not an answer: the answerer
-returns None and the pipeline treats the message as a request.
+question from the user ("what can you do?") or a design request ("plan a
+usability test for the new checkout", even a session later) is not an answer:
+the answerer returns None and the pipeline treats the message as a request.
 """
 
 from __future__ import annotations
 
+import re
+
 from design_agent.actions.base import ActionContext, ActionResult, answers
 from design_agent.conversation import Interview
 from design_agent.events import ActionDone
-from design_agent.language import SKIP, reply_of
+from design_agent.language import SKIP, fold, reply_of
 from design_agent.memory.models import Project
 from design_agent.messages import say
 
 QUESTIONS = ("users", "problem", "constraints")
+# A request names a method at least this well ("users drop off" names none).
+REQUEST_MIN_SCORE = 35.0
+# How a request or a question starts; an answer ("small-business owners") does not.
+_REQUEST_FORM = re.compile(
+    r"(?:please |por favor |ok,? |so,? )?(?:plan|make|design|create|draft|write|map|run|build"
+    r"|sketch|prototype|prioriti[sz]e|analy[sz]e|audit|compare|outline|prepare|define"
+    r"|help me|help us|can you|could you|would you|i need|we need|i want|we want|i'd like"
+    r"|let's|lets|give me|show me|who|what|how|why|which|where|when|should|haz|hazme|crea"
+    r"|creame|disena|planifica|planea|prepara|escribe|redacta|dibuja|mapea|analiza|prioriza"
+    r"|compara|organiza|ayudame|ayudanos|necesito|necesitamos|quiero|queremos|puedes"
+    r"|podrias|me ayudas|dame|muestrame|vamos a|hagamos|como|cual|quien|por que|donde"
+    r"|cuando)\b"
+)
 
 
 def first_question(project: Project, language: str) -> str:
@@ -27,7 +43,7 @@ def first_question(project: Project, language: str) -> str:
 def answer_interview(reply: str, pending: Interview, ctx: ActionContext) -> ActionResult | None:
     """Store the answer to question `pending.index` and ask the next one (or finish)."""
     text = reply.strip()
-    if not text or text.endswith("?"):
+    if not text or text.endswith("?") or text.startswith("¿") or is_request(text, ctx):
         return None
     topic = QUESTIONS[pending.index]
     skipped = reply_of(text) in SKIP
@@ -42,3 +58,12 @@ def answer_interview(reply: str, pending: Interview, ctx: ActionContext) -> Acti
     # A fresh question: its own time to be answered, in the language of this reply.
     following = Interview(language=ctx.pending_language, project_id=pending.project_id, index=index)
     return ActionResult(done, following)
+
+
+def is_request(text: str, ctx: ActionContext) -> bool:
+    """Whether `text` asks for design work rather than answering a question: said as a
+    request or a question, and naming a method ("plan a usability test for ...")."""
+    if not _REQUEST_FORM.match(fold(text).strip(" ¿¡")):
+        return False
+    best = ctx.services.matcher.match(text).best
+    return best is not None and best.score >= REQUEST_MIN_SCORE

@@ -9,12 +9,23 @@ from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action
 from design_agent.actions.inputs import HistoryCount, Recall, Search
+from design_agent.language import QUESTION_STOP_WORDS, word_list
 from design_agent.memory.models import Project, ProjectHits, Turn
+from design_agent.memory.text import words
 
 RECALL_LIMIT = 5
 SEARCH_LIMIT = 10
 HITS_PER_PROJECT = 3
 FIRST_LINE_CHARS = 100
+# Words that say where or how to look, not what for: "did I solve something similar in
+# another project?" would otherwise find every answer that mentions "your project".
+SCOPE_WORDS = word_list(
+    """search find look across another other others any all every previous past earlier
+    different elsewhere project projects similar something anything solve solved ever before
+    done busca buscar encuentra otro otra otros otras cualquier todos anterior anteriores
+    distinto distintos proyecto proyectos parecido parecida algo resolvi resolvimos resuelto
+    hecho hice hicimos antes"""
+)
 
 
 @action("memory", "recall", Recall)
@@ -48,7 +59,8 @@ def _turn_label(turn_id: int | None, ctx: ActionContext) -> str:
 def search(data: Search, ctx: ActionContext) -> ActionResult:
     """Turns, files and decisions about the query, here or in every project."""
     project = None if data.all_projects else ctx.require_project()
-    groups = _groups(data.query, project, data.all_projects, ctx)
+    query = _subject(data.query) if data.all_projects else data.query
+    groups = _groups(query, project, data.all_projects, ctx)
     if not groups and ctx.project is not None:
         # Nothing by those words ("something similar"): look for what this project is about,
         # elsewhere when searching every project (this one would match itself).
@@ -61,6 +73,11 @@ def search(data: Search, ctx: ActionContext) -> ActionResult:
     where = ctx.say("all_projects") if data.all_projects else groups[0].project.name
     out = {"groups": [g.model_dump(mode="json") for g in groups]}
     return ActionResult(ctx.done("memory.search", "search", out, where=where, lines=lines))
+
+
+def _subject(query: str) -> str:
+    """What to look for, without the words that only say where ("in another project")."""
+    return " ".join(w for w in words(query) if w not in SCOPE_WORDS | QUESTION_STOP_WORDS)
 
 
 def _groups(

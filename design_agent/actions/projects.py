@@ -12,7 +12,7 @@ import re
 
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
 from design_agent.actions.inputs import CreateProject, DeleteProject, ProjectName, RenameProject
-from design_agent.actions.interview import first_question
+from design_agent.actions.interview import first_question, is_request
 from design_agent.actions.summaries import project_summary
 from design_agent.conversation import (
     NO_PROJECT,
@@ -28,6 +28,8 @@ from design_agent.memory.models import Project
 from design_agent.memory.text import slugify
 
 MAX_NAME_WORDS = 8
+# A name this long that reads as a request ("plan a usability test") is not a name.
+REQUEST_WORDS = 4
 MAX_DERIVED_WORDS = 5
 ARTICLES = frozenset({"a", "an", "the", "our", "my", "un", "una", "el", "la", "los", "las", "mi"})
 QUOTES = "\"'“”‘’«»`"
@@ -81,6 +83,8 @@ def answer_name(reply: str, pending: ProjectNameNeeded, ctx: ActionContext) -> A
     """The reply is the new project's name, unless it is clearly something else.
 
     "skip" names it after what the user said it is for, when they said it."""
+    if len(reply.split()) >= REQUEST_WORDS and is_request(reply, ctx):
+        return None
     name = name_in(reply)
     if name is None and reply_of(reply) in SKIP and pending.description:
         name = name_from(pending.description)

@@ -1,0 +1,1 @@
+"""Scripted multi-turn conversations with design-agent, in English and Spanish."""
