@@ -1,14 +1,18 @@
 """Task matching: accuracy on the labelled messages and latency per message.
 
-Prints top-1/top-3 accuracy and no-match results for tests/data/match_cases.yaml
-(and the held-out set), then p50/p95/max latency of `Matcher.match` at the real
-catalogue and at a catalogue expanded synthetically to --tasks tasks (default
-1,000; the target is p95 < 2 ms there). "cold" clears the per-word cache before
-every message, the worst case; "warm" is a session where words repeat. The
-baseline row times the naive alternative, rapidfuzz extractOne with WRatio
-over each task's names and keywords, on the same messages.
+For every labelled set in tests/data (the held-out routing set first, then the
+routing dev and tuning sets, match_cases and its holdout) prints top-1/top-3
+accuracy, HIGH precision (the share of HIGH answers that are right) with the HIGH
+count, and how many messages that ask for no method came out HIGH or not LOW; for
+the routing sets, also split by whether the message names the method. Then p50/p95/max
+latency of `Matcher.match` at the real catalogue and at a catalogue expanded
+synthetically to --tasks tasks (default 1,000; the target is p95 < 2 ms there).
+"cold" clears the per-word cache before every message, the worst case; "warm"
+is a session where words repeat. The baseline row times the naive alternative,
+rapidfuzz extractOne with WRatio over each task's names and keywords, on the
+same messages.
 
-    python benchmarks/matching.py [--tasks 1000] [--rounds 3]
+    python benchmarks/matching.py [--tasks 1000] [--rounds 3] [--sets NAME ...]
 """
 
 from __future__ import annotations
@@ -25,13 +29,19 @@ from typing import Any
 
 import yaml
 
-from design_agent.matching import Matcher
+from design_agent.matching import Matcher, usage_notes
 from design_agent.models import Keywords, Localized, Task
 from design_agent.paths import HomeLayout
 from design_agent.registry import load_catalogue
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-CASE_FILES = ("match_cases.yaml", "match_cases_holdout.yaml")
+CASE_FILES = (
+    "routing_heldout.yaml",
+    "routing_dev.yaml",
+    "routing_tuning.yaml",
+    "match_cases.yaml",
+    "match_cases_holdout.yaml",
+)
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
@@ -40,24 +50,46 @@ def load_cases(name: str) -> list[dict[str, Any]]:
 
 
 def accuracy(matcher: Matcher, cases: list[dict[str, Any]]) -> dict[str, float]:
-    """Top-1 and top-3 over the cases with a task; share of no-match cases scored LOW."""
-    top1 = top3 = low = 0
-    expected = [c for c in cases if c["expect"]]
+    """Top-1 and top-3 over the cases with a task; HIGH count and precision; no-match cases
+    that came out HIGH, or anything but LOW."""
+    top1 = top3 = high = high_right = null_high = null_not_low = 0
     for case in cases:
         result = matcher.match(case["text"], limit=3)
         ids = [c.task_id for c in result.candidates]
         if case["expect"] is None:
-            low += result.band == "LOW"
+            null_high += result.band == "HIGH"
+            null_not_low += result.band != "LOW"
             continue
-        top1 += ids[:1] == [case["expect"]]
+        right = ids[:1] == [case["expect"]]
+        top1 += right
         top3 += case["expect"] in ids
-    nothing = len(cases) - len(expected)
+        high += result.band == "HIGH"
+        high_right += result.band == "HIGH" and right
+    named = sum(1 for c in cases if c["expect"])
     return {
-        "top1": top1 / len(expected),
-        "top3": top3 / len(expected),
-        "no_match_low": low / nothing if nothing else 1.0,
+        "top1": top1 / max(named, 1),
+        "top3": top3 / max(named, 1),
+        "high": float(high),
+        "high_precision": high_right / high if high else 1.0,
+        "null": float(len(cases) - named),
+        "null_high": float(null_high),
+        "null_not_low": float(null_not_low),
         "cases": float(len(cases)),
     }
+
+
+def summary(s: dict[str, float], nulls: bool = True) -> str:
+    """One line of figures for a set of labelled cases."""
+    line = (
+        f"top-1 {s['top1']:6.1%}  top-3 {s['top3']:6.1%}"
+        f"  HIGH precision {s['high_precision']:6.1%} ({s['high']:.0f} HIGH)"
+    )
+    if nulls:
+        line += (
+            f"  no-match: {s['null_high']:.0f} HIGH, {s['null_not_low']:.0f} not LOW"
+            f" of {s['null']:.0f}"
+        )
+    return f"{line}  ({s['cases']:.0f} cases)"
 
 
 def _pseudo_word(rng: random.Random) -> str:
@@ -125,18 +157,21 @@ def baseline(tasks: list[Task], messages: list[str]) -> list[float]:
     return times
 
 
-def report(tasks: list[Task], cases: dict[str, list[dict[str, Any]]], rounds: int) -> None:
+def report(
+    tasks: list[Task], usage: dict[str, str], cases: dict[str, list[dict[str, Any]]], rounds: int
+) -> None:
     """Index build time, accuracy per case file and latency, for one catalogue size."""
     messages = [c["text"] for labelled in cases.values() for c in labelled]
     start = time.perf_counter()
-    matcher = Matcher(tasks)
+    matcher = Matcher(tasks, usage)
     print(f"\n{len(tasks)} tasks: index built in {(time.perf_counter() - start) * 1000:.0f} ms")
     for name, labelled in cases.items():
-        scores = accuracy(matcher, labelled)
-        print(
-            f"  {name:<26} top-1 {scores['top1']:6.1%}  top-3 {scores['top3']:6.1%}"
-            f"  no-match LOW {scores['no_match_low']:6.1%}  ({scores['cases']:.0f} cases)"
-        )
+        print(f"  {name:<26} {summary(accuracy(matcher, labelled))}")
+        if all("names_method" in c for c in labelled):
+            for names in (True, False):
+                part = [c for c in labelled if c["expect"] and c["names_method"] is names]
+                label = f"names the method: {'yes' if names else 'no'}"
+                print(f"    {label:<24} {summary(accuracy(matcher, part), nulls=False)}")
     for cold in (True, False):
         label = f"  match, {'cold' if cold else 'warm'} word cache"
         print(describe(label, latencies(matcher, messages, rounds, cold)))
@@ -147,15 +182,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tasks", type=int, default=1000, help="size of the expanded catalogue")
     parser.add_argument("--rounds", type=int, default=3, help="passes over the messages")
+    parser.add_argument(
+        "--sets", nargs="*", default=list(CASE_FILES), help="labelled sets in tests/data"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as empty_home:  # bundled catalogue only
         catalogue = load_catalogue(HomeLayout(Path(empty_home)))
     if catalogue.problems:
         sys.exit(f"the catalogue has problems; run 'design-agent check': {catalogue.problems[0]}")
     real = list(catalogue.tasks.values())
-    cases = {name: load_cases(name) for name in CASE_FILES}
-    report(real, cases, args.rounds)
-    report(expand(real, args.tasks), cases, args.rounds)
+    # The synthetic tasks copy their template's guides, so the guides' usage notes serve all.
+    usage = usage_notes(catalogue)
+    cases = {name: load_cases(name) for name in args.sets if (DATA / name).exists()}
+    report(real, usage, cases, args.rounds)
+    report(expand(real, args.tasks), usage, cases, args.rounds)
 
 
 if __name__ == "__main__":

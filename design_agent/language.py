@@ -4,15 +4,26 @@ Everything that compares what a person typed with what design-agent knows goes
 through `fold`, so "Straße", "STRASSE" and "strasse" meet, as do "Investigación"
 and "investigacion". Word lists are prose strings split on whitespace: they read
 better that way and are easy to extend.
+
+`read_request` reads a design request for matching: which words are its head and
+which are details, objects or material the person already has, which sit in the
+scope of a negation, and which are false friends without support (Spanish
+"personas" meaning people). The word lists it needs live here too: negation
+triggers, false friends and their support words per language, everyday (generic)
+words, synonyms, and a Spanish-English glossary that lets a Spanish request reach
+the English prose of the catalogue.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
+
+from rapidfuzz.distance import OSA
 
 Language = Literal["en", "es"]
 
@@ -174,6 +185,7 @@ def stem(word: str) -> str:
     """
     if len(word) <= 3 or word.isdigit() or word in UNSTEMMED:
         return word
+    word = _without_clitic(word)
     if word.endswith(("amos", "emos", "imos")) and len(word) >= 7:
         return word[:-4]
     if word.endswith("ies") and len(word) > 4:
@@ -191,6 +203,18 @@ def stem(word: str) -> str:
     if len(word) > 4 and word[-1] in "aeo":  # not "site" -> "sit"
         word = word[:-1]
     return word
+
+
+_CLITIC = re.compile(r"(?<=[aei]r)(?:lo|la|los|las|le|les|me)$")
+CLITIC_MIN_LENGTH = 7
+
+
+def _without_clitic(word: str) -> str:
+    """A Spanish infinitive without the pronoun joined to it: "ordenarlas" -> "ordenar",
+    "revisarlo" -> "revisar" ("nos", "se" and "te" stay: "internos", "diverse")."""
+    if len(word) < CLITIC_MIN_LENGTH:
+        return word
+    return _CLITIC.sub("", word)
 
 
 # Words that carry a question, not its subject: search drops them ("why did we choose ...",
@@ -320,7 +344,9 @@ CANCEL_REQUESTS = CANCEL | plain_phrases(
 # Prefixes and suffixes that do not change what a message asks for.
 LEAD_INS = plain_phrases(
     """hi, hello, hey, ok, okay, so, well, alright, right, oh, um, hmm, please, pls, hola,
-    oye, vale, bueno, pues, mira, ah, por favor, can you, could you, would you,
+    actually, wait, oh wait, hang on, by the way, btw, anyway, also, and, first, quick question,
+    oye, vale, bueno, pues, mira, ah, por favor, por cierto, espera, de hecho, en realidad,
+    primero, y, tambien, una pregunta, can you, could you, would you,
     can you please, could you please, puedes, podrias, podria, puedes por favor,
     i want you to, i d like you to, i would like you to, quiero que, necesito que"""
 )
@@ -449,9 +475,12 @@ DETAIL_MARKERS = word_list(
 )
 # Words that open a mention of material the person already has (not what they ask for).
 MATERIAL_MARKERS = word_list(
-    "these those from before estos estas esos esas aquellos aquellas antes"
+    """these those from before estos estas esos esas aquellos aquellas antes ran did
+    conducted hicimos realizamos"""
 )
-# Word sequences with the same role: "las ideas que salieron de la lluvia de ideas".
+# Word sequences with the same role: "las ideas que salieron de la lluvia de ideas",
+# what the person already has ("ya tenemos el journey map", "we've got the problem
+# statement done") and what comes later, not now ("luego ya mediremos la activación").
 MATERIAL_PHRASES = (
     ("que", "salieron", "de"),
     ("que", "salio", "de"),
@@ -459,6 +488,18 @@ MATERIAL_PHRASES = (
     ("que", "sacamos", "de"),
     ("sacadas", "de"),
     ("sacados", "de"),
+    ("ya", "tenemos"),
+    ("ya", "tengo"),
+    ("ya", "hemos"),
+    ("ya", "hicimos"),
+    ("already",),
+    ("we", "ve", "got"),
+    ("i", "ve", "got"),
+    ("luego",),
+    ("later",),
+    ("afterwards",),
+    ("mas", "adelante"),
+    ("after", "that"),
 )
 # Verbs whose object is a method to learn, not the method to apply: "teach PMs to run a
 # card sort" asks for a lesson.
@@ -471,7 +512,14 @@ SPAN_BREAKS = word_list(
     """with by using into to for on and but just only instead rather so then con por usando
     en para y pero sino solo solamente sino mas bien luego"""
 )
+_MATERIAL_BY_LAST = {
+    p[-1]: [q for q in MATERIAL_PHRASES if q[-1] == p[-1]] for p in MATERIAL_PHRASES
+}
 MATERIAL_MAX_WORDS = 4
+# A word that, closing a clause, makes the whole clause material the person already has:
+# "we ran 8 interviews and did an affinity session already".
+CLOSING_MATERIAL = word_list("already")
+CLAUSE_BREAKS = word_list("and but so then now y pero luego ahora")
 # After a comma these open details too: "a PRD for exports, with user stories and ...".
 COMMA_DETAIL_MARKERS = word_list("with con")
 # "test plan for the booking flow": what follows "for" is what the deliverable is about,
@@ -486,6 +534,7 @@ PURPOSE_PHRASES = (
     ("para", "que"),
     ("para", "poder"),
 )
+_PURPOSE_BY_FIRST = {p[0]: [q for q in PURPOSE_PHRASES if q[0] == p[0]] for p in PURPOSE_PHRASES}
 RANGE_ENDS = word_list("to until till through hasta")
 
 # Negation. A scope starts after a trigger and runs to the next mark or break word, over
@@ -510,6 +559,9 @@ NEGATION_TRIGGERS: tuple[tuple[str, ...], ...] = (
     ("nada", "de"),
     ("ni",),
 )
+_TRIGGERS_BY_FIRST = {
+    first: [t for t in NEGATION_TRIGGERS if t[0] == first] for first, *_ in NEGATION_TRIGGERS
+}
 # "not"/"no" negate what follows only before an article or a verb of wanting or doing:
 # "not a survey", "no quiero una encuesta", "don't need personas"; but "users can't find
 # the menu" and "no encuentran la sección" describe a problem and keep their evidence.
@@ -523,17 +575,34 @@ DETERMINERS = word_list(
 )
 WANT_VERBS = word_list(
     """want wants need needs like use run do make build write create give send have include
-    add show care quiero queremos quiere quieren necesito necesitamos necesita necesitan
-    hagas haga hagamos hagan hacer hace uses usemos usar busco buscamos buscan pidas
-    interesa interesan sirve sirven"""
+    add show care interested worried quiero queremos quiere quieren necesito necesitamos
+    necesita necesitan hagas haga hagamos hagan hacer hace uses usemos usar busco buscamos
+    buscan pidas interesa interesan sirve sirven preocupa preocupan importa importan"""
 )
 # Object pronouns between "no" and its verb: "no me hagas el prototipo".
 CLITICS = word_list("me nos te le les lo la los las se")
 # "no" that is not a negation of the request: "no idea how to...", "no sé".
-NOT_NEGATING = (("no", "idea"), ("no", "se"), ("not", "sure"), ("no", "clue"), ("no", "matter"))
+NOT_NEGATING = (
+    ("no", "idea"),
+    ("no", "se"),
+    ("not", "sure"),
+    ("no", "clue"),
+    ("no", "matter"),
+    ("ni", "si"),
+)
 # Negations that point back: "a dashboard is not what I need", "no es lo que busco".
 BACKWARD_NEGATIONS = (("not", "what"), ("no", "es", "lo", "que"), ("no", "es", "eso"))
 NEGATION_MAX_WORDS = 4
+# A negation's scope ends at a contrast, not at a preposition: "no quiero comparar con la
+# competencia" rejects the comparison with competitors.
+NEGATION_BREAKS = word_list(
+    """but just only instead rather now and pero sino solo solamente ahora mas bien sin
+    embargo y e"""
+)
+# "has no projects", "with no data": "no" after these describes a state, not a request.
+STATE_VERBS = word_list("has have had having with there s gets got")
+# "not for", "no para": a negated purpose or topic.
+NEGATED_PREPOSITIONS = word_list("for about on para sobre")
 
 # False friends: a word whose method sense needs support in the same message. Spanish
 # "personas" are people unless the message speaks of building, defining or using personas
@@ -542,7 +611,7 @@ _PERSONA_SUPPORT = word_list(
     """crear creamos crea construir definir define definamos elaborar disenar documentar
     actualizar arquetipo arquetipos proto protopersona protopersonas ficha fichas plantilla
     plantillas ficticia ficticias ficticio ficticios primaria primarias secundaria segmento
-    segmentos retrato retratos perfil perfiles tipo"""
+    segmentos retrato retratos"""
 )
 _STORY_SUPPORT = word_list(
     """backlog sprint epic epica epicas invest jira ticket tickets acceptance aceptacion
@@ -550,8 +619,20 @@ _STORY_SUPPORT = word_list(
     agil"""
 )
 _SPRINT_SUPPORT = word_list(
-    """design diseno google gv ventures knapp jake five cinco four cuatro challenge reto
-    storyboard"""
+    """google gv ventures knapp jake five cinco four cuatro challenge reto storyboard"""
+)
+# "Design" is everywhere in a designer's messages: it supports "sprint" only beside it.
+_SPRINT_NEARBY = word_list("design diseno")
+# A conversation is a chat between people unless a bot or an assistant holds it.
+_CONVERSATION_SUPPORT = word_list(
+    """bot bots chatbot chatbots assistant assistants asistente asistentes voice voz alexa
+    siri agent virtual ai ia llm dialog dialogue dialogo dialogos intent intents"""
+)
+# Spanish "enseñar" is also "to show": it means teaching a method only with a lesson.
+_TEACHING_SUPPORT = word_list(
+    """clase clases leccion lecciones curso cursos formacion ejercicio ejercicios aprender
+    aprendan metodo metodos metodologia tecnica tecnicas hacer usar taller thinking ux
+    investigacion entrevistas usabilidad prototipado"""
 )
 _TOKEN_SUPPORT = word_list(
     """design diseno colour color colours colores spacing espaciado spacings typography
@@ -561,9 +642,10 @@ _TOKEN_SUPPORT = word_list(
 )
 # Words that support a false friend only right next to it: "historias de usuario" and
 # "user personas" are the methods, "la historia del diseño centrado en el usuario" is not.
-_PERSONA_NEARBY = word_list("user users ux buyer usuario cliente")
+_PERSONA_NEARBY = word_list("user users ux buyer usuario cliente perfil perfiles tipo")
 _STORY_NEARBY = word_list("user usuario usuarios")
 NEARBY_SUPPORT = {
+    "sprint": _SPRINT_NEARBY,
     "personas": _PERSONA_NEARBY,
     "persona": _PERSONA_NEARBY,
     "historia": _STORY_NEARBY,
@@ -572,6 +654,16 @@ NEARBY_SUPPORT = {
     "stories": _STORY_NEARBY,
 }
 FALSE_FRIEND_WINDOW = 2
+# Support words of this length or more are recognised with one typo.
+TYPO_MIN_LENGTH = 5
+# Idioms whose words name nothing: "any ideas?" asks for help, not for a brainstorm.
+IDIOMS = (
+    ("any", "ideas"),
+    ("any", "idea"),
+    ("alguna", "idea"),
+    ("algunas", "ideas"),
+    ("ni", "idea"),
+)
 # "card" is a payment or UI card unless cards are being sorted.
 _CARD_SUPPORT = word_list(
     """sort sorts sorting sorted open closed hybrid ordenacion ordenar ordenamos clasificacion
@@ -605,6 +697,12 @@ FALSE_FRIENDS: dict[str, dict[str, frozenset[str]]] = {
         "contratan": _HIRING_SUPPORT,
         "contratamos": _HIRING_SUPPORT,
         "contratacion": _HIRING_SUPPORT,
+        "conversacion": _CONVERSATION_SUPPORT,
+        "conversaciones": _CONVERSATION_SUPPORT,
+        "ensenar": _TEACHING_SUPPORT,
+        "ensena": _TEACHING_SUPPORT,
+        "ensenarle": _TEACHING_SUPPORT,
+        "ensenarles": _TEACHING_SUPPORT,
         "experimenta": _EXPERIMENT_SUPPORT,
         "experimentan": _EXPERIMENT_SUPPORT,
         "experimentar": _EXPERIMENT_SUPPORT,
@@ -619,6 +717,8 @@ FALSE_FRIENDS: dict[str, dict[str, frozenset[str]]] = {
         "stories": _STORY_SUPPORT,
         "tokens": _TOKEN_SUPPORT,
         "token": _TOKEN_SUPPORT,
+        "conversation": _CONVERSATION_SUPPORT,
+        "conversations": _CONVERSATION_SUPPORT,
     },
 }
 
@@ -640,18 +740,23 @@ GENERIC_WORDS = word_list(
 
 
 def read_request(
-    text: str, language: str, exempt: frozenset[tuple[str, str]] = frozenset()
+    text: str,
+    language: str,
+    exempt: frozenset[tuple[str, str]] = frozenset(),
+    names: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Word]:
     """The words of `text` (as `normalize` splits them), each with its role in the request.
 
     `exempt` holds (negator, stem) pairs that name a method rather than negate one
-    ("sin moderador", "no results"): those are not treated as negations.
+    ("sin moderador", "no results"): those are not treated as negations. `names` maps a
+    false friend to the other words of the method names it is part of, which support it
+    right beside it ("story mapping").
     """
     tokens = _tokens(text)
     words = [t for t in tokens if t[0].isalnum()]
-    roles = _roles(tokens)
+    unsupported = _unsupported(words, language, names or {})
+    roles = _roles(tokens, unsupported)
     negated = _negated(tokens, exempt, language)
-    unsupported = _unsupported(words, language)
     return [Word(word, roles[i], i in negated, i in unsupported) for i, word in enumerate(words)]
 
 
@@ -662,23 +767,32 @@ def _tokens(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(plain) if t not in "'’`´"]
 
 
-def _roles(tokens: list[str]) -> list[Role]:
+def _roles(tokens: list[str], unsupported: set[int]) -> list[Role]:
     """head / detail / object / material for every word token, in order."""
-    reader = _RoleReader([t for t in tokens if t[0].isalnum()])
+    reader = _RoleReader([t for t in tokens if t[0].isalnum()], unsupported)
     roles: list[Role] = []
+    clause: list[int] = []  # the words of the current clause, for a closing "already"
     for token in tokens:
-        if token[0].isalnum():
-            roles.append(reader.word())
-        else:
+        if not token[0].isalnum():
             reader.mark(token)
+            clause = []
+        elif token in CLOSING_MATERIAL:  # "we did an affinity session already"
+            roles.append(reader.word())
+            for index in clause:
+                roles[index] = "material"
+            clause = []
+        else:
+            clause = [] if token in CLAUSE_BREAKS else [*clause, len(roles)]
+            roles.append(reader.word())
     return roles
 
 
 class _RoleReader:
     """Walks a request's tokens in order, tracking the part and span each word is in."""
 
-    def __init__(self, words: list[str]) -> None:
+    def __init__(self, words: list[str], unsupported: set[int]) -> None:
         self.words = words
+        self.unsupported = unsupported
         self.position = 0
         self.part: Role = "head"
         self.span: Role | None = None
@@ -710,30 +824,29 @@ class _RoleReader:
             self.part = "detail"
         self.after_comma = False
         role: Role = "material" if self.after_topic_verb else (self.span or self.part)
-        self.span_left -= 1
+        # A span runs over content words: "ya les pondremos criterios de aceptación".
+        self.span_left -= token not in STOP_WORDS_EN and token not in STOP_WORDS_ES
         self._open_span(words, position)
-        self.after_topic_verb = self.after_topic_verb or token in TOPIC_VERBS
+        # A topic verb that is a false friend without support ("enseñar" = show) is not one.
+        teaches = token in TOPIC_VERBS and position not in self.unsupported
+        self.after_topic_verb = self.after_topic_verb or teaches
         return role
 
     def _open_span(self, words: list[str], position: int) -> None:
         """Start a material or object span after the word at `position`, if it opens one."""
         token = words[position]
         done = words[: position + 1]
-        if token in MATERIAL_MARKERS or any(tuple(done[-len(p) :]) == p for p in MATERIAL_PHRASES):
+        ending = _MATERIAL_BY_LAST.get(token, ())
+        if token in MATERIAL_MARKERS or any(tuple(done[-len(p) :]) == p for p in ending):
             if token != "from" or not _range_follows(words, position):
                 self.span, self.span_left = "material", MATERIAL_MAX_WORDS
         elif token in OBJECT_MARKERS and self.span is None and self.part == "head":
             self.span, self.span_left = "object", OBJECT_MAX_WORDS
 
 
-PURPOSE_CLAUSES_ARE_DETAILS = True
-
-
 def _purpose_clause(words: list[str], position: int) -> bool:
     """Whether a purpose clause ("para probar el prototipo", "so that") starts here."""
-    if not PURPOSE_CLAUSES_ARE_DETAILS:
-        return False
-    if any(_starts_with(words, position, p) for p in PURPOSE_PHRASES):
+    if any(_starts_with(words, position, p) for p in _PURPOSE_BY_FIRST.get(words[position], ())):
         return True
     following = words[position + 1] if position + 1 < len(words) else ""
     return words[position] == "para" and _infinitive(following)
@@ -777,10 +890,10 @@ def _starts_with(words: list[str], position: int, pattern: tuple[str, ...]) -> b
 
 def _trigger_at(words: list[str], position: int) -> tuple[int, str] | None:
     """A negation trigger written at `position`: (where its object starts, its key)."""
-    for trigger in NEGATION_TRIGGERS:
+    word = words[position]
+    for trigger in _TRIGGERS_BY_FIRST.get(word, ()):
         if _starts_with(words, position, trigger):
             return position + len(trigger), " ".join(trigger)
-    word = words[position]
     nxt = position + 1
     if word in NEGATED_AUXILIARIES and nxt < len(words) and words[nxt] == "t":
         return nxt + 1, "not"
@@ -802,12 +915,16 @@ def _scope_start(words: list[str], position: int, language: str) -> tuple[int, s
     following = words[start] if start < len(words) else ""
     if following in WANT_VERBS:
         return start + 1, key
-    if following in DETERMINERS:
+    if following in DETERMINERS or following in NEGATED_PREPOSITIONS:
         return start, key
+    # "Not OKRs, I need ...": a clause that opens with the negation rejects what follows.
+    if position == 0 or not words[position - 1]:
+        return (start, key) if following else None
     # English "no personas", "no error messages": "no" before a content word negates it
-    # (Spanish "no" before a content word is a verb's: "no encuentran" describes).
+    # (Spanish "no" before a content word is a verb's: "no encuentran" describes), unless
+    # it says what something has: "a user has no projects yet" describes a state.
     if key == "no" and language == "en" and following and following not in STOP_WORDS_EN:
-        return start, key
+        return None if words[position - 1] in STATE_VERBS else (start, key)
     return None
 
 
@@ -817,7 +934,7 @@ def _scope(words: list[str], start: int) -> list[int]:
     content = 0
     for position in range(start, len(words)):
         word = words[position]
-        if not word or word in SPAN_BREAKS or content >= NEGATION_MAX_WORDS:
+        if not word or word in NEGATION_BREAKS or content >= NEGATION_MAX_WORDS:
             break
         covered.append(position)
         content += word not in STOP_WORDS_EN and word not in STOP_WORDS_ES
@@ -828,13 +945,8 @@ def _is_exempt(
     words: list[str], found: tuple[int, str], exempt: frozenset[tuple[str, str]]
 ) -> bool:
     """Whether the negation is part of a method's own name: "sin moderador", "no results"."""
-    start, key = found
-    for word in words[start : start + 3]:
-        if not word:
-            return False
-        if (key, stem(word)) in exempt:
-            return True
-    return False
+    first = _first_content(words, found[0])
+    return first is not None and (found[1], stem(first)) in exempt
 
 
 def _backward_scope(words: list[str], position: int) -> list[int]:
@@ -847,30 +959,67 @@ def _backward_scope(words: list[str], position: int) -> list[int]:
     return list(range(start, position))
 
 
-def _unsupported(words: list[str], language: str) -> set[int]:
-    """Indices of false friends whose method sense nothing in the message supports."""
+def _unsupported(words: list[str], language: str, names: Mapping[str, frozenset[str]]) -> set[int]:
+    """Indices of false friends whose method sense nothing in the message supports, and
+    of words in idioms ("any ideas?"). A false friend is supported by its support words
+    anywhere, or right beside it by NEARBY_SUPPORT or by the rest of a method name it is
+    part of (`names`: "story" -> {"user", "mapping"})."""
     friends = FALSE_FRIENDS.get(language, {})
     present = set(words)
-    unsupported: set[int] = set()
+    unsupported = _in_idioms(words)
     for i, word in enumerate(words):
         if word not in friends or present & friends[word]:
             continue
         near = set(words[max(0, i - FALSE_FRIEND_WINDOW) : i + FALSE_FRIEND_WINDOW + 1])
-        if not near & NEARBY_SUPPORT.get(word, frozenset()):
+        nearby = NEARBY_SUPPORT.get(word, frozenset()) | names.get(word, frozenset())
+        if not _supports(near, nearby):
             unsupported.add(i)
     return unsupported
 
 
-def negation_pairs(words: list[str]) -> set[tuple[str, str]]:
-    """(negation key, stem) pairs inside a method's own phrase, exempt from negation:
-    ["pruebas", "no", "moderadas"] -> {("no", "moderad")}."""
+def _supports(near: set[str], support: frozenset[str]) -> bool:
+    """Whether a word beside a false friend supports it, typos forgiven ("desgin sprint")."""
+    if near & support:
+        return True
+    return any(
+        OSA.distance(word, wanted, score_cutoff=1) <= 1
+        for word in near
+        if len(word) >= TYPO_MIN_LENGTH
+        for wanted in support
+        if abs(len(wanted) - len(word)) <= 1
+    )
+
+
+def _in_idioms(words: list[str]) -> set[int]:
+    found: set[int] = set()
+    for i in range(len(words)):
+        for idiom in IDIOMS:
+            if _starts_with(words, i, idiom):
+                found.update(range(i, i + len(idiom)))
+    return found
+
+
+def negation_pairs(words: list[str], language: str) -> set[tuple[str, str]]:
+    """(negation key, stem) pairs inside a method's own phrase, exempt from negation in
+    messages: ["pruebas", "no", "moderadas"] -> {("no", "moderad")}. The stem is the first
+    content word the negation covers, as `_is_exempt` checks it."""
     pairs: set[tuple[str, str]] = set()
     for position in range(len(words)):
-        trigger = _trigger_at(words, position)
-        if trigger is not None:
-            start, key = trigger
-            pairs.update((key, stem(w)) for w in words[start : start + 3])
+        found = _scope_start(words, position, language)
+        first = _first_content(words, found[0]) if found else None
+        if found and first:
+            pairs.add((found[1], stem(first)))
     return pairs
+
+
+def _first_content(words: list[str], start: int) -> str | None:
+    """The first word from `start` that is not a stop word, before any mark."""
+    for word in words[start : start + NEGATION_MAX_WORDS]:
+        if not word:
+            return None
+        if word not in STOP_WORDS_EN and word not in STOP_WORDS_ES:
+            return word
+    return None
 
 
 def _pairs(text: str) -> dict[str, tuple[str, ...]]:
@@ -1103,6 +1252,24 @@ diariamente:daily dia:day proveedor:vendor ganador:winner perdedor:loser gana:wi
 pierde:lose contento:satisfied descarrilar:derail tropiezan:stall encontrar:find
 encuentran:find quedarse:stay quedara:stay funcionar:work funciono:worked pacientes:patients
 enfermeras:nurses agentes:agents agente:agent sugerencias:suggestions
+tienda:store tienda:shop carrito:cart pedido:order pedidos:orders suscripcion:subscription
+suscripciones:subscription comercial:sales entiende:understand entienden:understand
+entienda:understand pedir:ask piden:ask pide:ask pido:ask pedimos:ask aviso:warning
+avisos:warnings alerta:alert alertas:alerts mostrar:show mostramos:show lograr:achieve
+logran:achieve conseguir:achieve beneficio:benefit beneficios:benefits ventaja:advantage
+ventajas:advantages resolvemos:solve resuelve:solve eligen:choose eligiendo:choose
+convencer:convince convence:convince descargar:download descarga:download factura:invoice
+pista:hint pistas:hints consejo:tip consejos:tips ascender:promotion ascenso:promotion
+competencias:competencies competencias:skills mide:measure presupuestar:budget horas:hours
+calcular:calculate calculo:calculation estimacion:estimate estimaciones:estimates
+libreria:library librerias:library contribuir:contribute contribuciones:contributions
+estructurar:structure quejas:complaints queja:complaint quejan:complain
+reclamaciones:complaints llamadas:calls cancelar:cancel cancelan:cancel cancelaron:cancel
+cancelacion:cancellation renovar:renew renovacion:renewal alta:signup primeros:first
+sesgar:bias sesgadas:biased escalas:scales cuantitativo:quantitative
+cuantitativos:quantitative porcentaje:percentage miles:thousands observaciones:observations
+corregir:correct inventar:hallucinate resumenes:summaries sistematica:systematic
+diferenciar:differentiate
 """
 GLOSSARY_ES_EN: dict[str, tuple[str, ...]] = _pairs(_GLOSSARY_PAIRS)
 
@@ -1128,9 +1295,10 @@ impairment:accessibility wheelchair:accessibility dislexia:accesibilidad
 ciegos:accesibilidad ciegas:accesibilidad sordos:accesibilidad sordas:accesibilidad
 daltonicos:accesibilidad daltonismo:accesibilidad discapacidad:accesibilidad
 discapacidades:accesibilidad chatbot:chatbot bot:chatbot bots:chatbot asistente:chatbot
-goals:objectives metas:objetivos wording:copy textos:textos validate:test verify:test
-validar:probar comprobar:probar verificar:probar hurt:pain hurts:pain painful:pain
-sufre:dolor sufren:dolor duele:dolor duelen:dolor declined:error rejected:error
+goals:objectives metas:objetivos wording:copy textos:textos estetico:visual estetica:visual
+aesthetic:visual aesthetics:visual alineaciones:espaciado alignment:spacing validate:test
+verify:test validar:probar comprobar:probar verificar:probar hurt:pain hurts:pain
+painful:pain sufre:dolor sufren:dolor duele:dolor duelen:dolor declined:error rejected:error
 rejects:error rechaza:error rechazada:error rechazo:error polished:visual polish:visual
 ugly:visual cluttered:visual clutter:visual pulido:visual pulida:visual feo:visual
 fea:visual recargado:visual recargada:visual recargadas:visual buffer:contingency

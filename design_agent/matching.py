@@ -13,14 +13,21 @@ Three kinds of evidence make a task's score:
   weighted by how rare each word is across the catalogue and by the word's role
   in the request, and whether the words come in order);
 - the other words it shares with the message;
-- weaker evidence from what the task is for, in prose: its description,
-  expected output and its guide's "When to use" section (Spanish words reach
-  that English text through a small glossary), so a need described without
-  the method's name still finds the method.
+- evidence from what the task is for: its description, expected output, its
+  guide's summary and "When to use" section and, more weakly, its keywords read
+  as a bag of words (Spanish words also reach the English text through a
+  glossary), so a need described without the method's name still finds the
+  method. Measured on such messages this ranks better than partial keyword
+  phrases, so it weighs more than them; it never makes a task HIGH on its own.
 
-Words in a negation's scope are evidence against the tasks they name. The
-score is then calibrated: HIGH needs a clear margin over the runner-up, not
-only a high score, because a close second means the message is ambiguous.
+A phrase counts less when only one of its words is there, when its words are
+scattered far apart, or when it needs a negation word the message lacks
+("pantallas sin datos"); a long phrase counts even among the details. Words in
+a negation's scope are evidence against the tasks they name. The score is then
+calibrated: HIGH needs a keyword phrase mostly present and a clear margin over
+the runner-up, not only a high score, because a close second means the message
+is ambiguous. The candidates shown always include the task whose purpose the
+message describes best.
 
 Nothing here reads a file while matching: the index holds everything, so
 matching a message costs dictionary look-ups over the words it contains.
@@ -35,7 +42,7 @@ import re
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rapidfuzz import fuzz
@@ -71,30 +78,51 @@ HIGH_MIN = 80.0
 MEDIUM_MIN = 50.0
 # HIGH also needs this lead over the runner-up: a close second means the message could
 # be asking for either, and a wrong method at HIGH is the costliest mistake.
-HIGH_MARGIN = 16.0
+HIGH_MARGIN = 25.0
+# ... and the runner-up has at most this share of the best one's evidence: two tasks that
+# are both strongly evidenced ("we have the journey map, now what happens backstage")
+# are a choice, even when one of them leads.
+HIGH_RATIO = 0.6
 # ... and a keyword or name phrase of the task, mostly present: evidence from what the
 # task is for, in prose, ranks tasks but never makes one certain.
 HIGH_PHRASE_MIN = 0.6
 # Two candidates closer than this are a coin toss: the user should choose.
 AMBIGUOUS_GAP = 5.0
+# A list of at least this many candidates always includes the task whose purpose the
+# message describes best (see `_with_described`).
+DESCRIBED_MIN_LIMIT = 3
 # Alternates also include LOW candidates this close to the best one.
 ALTERNATE_GAP = 10.0
 # A recent task only breaks near-ties; it never lifts a task from nothing.
 RECENT_BONUS = 3.0
 
-# Weights of the kinds of evidence in the final score.
-PHRASE_WEIGHT = 0.80
-BAG_WEIGHT = 0.15
+# Weights of the kinds of evidence in the final score. Measured on messages that
+# describe a need without naming its method, what the task is for (its purpose) ranks
+# the right task first more often than a keyword phrase does: a phrase of a few words
+# is easily half-present by accident, so the phrase counts less than a full purpose.
+PHRASE_WEIGHT = 0.5
+BAG_WEIGHT = 0.3
 # What a task is for, in prose: enough to rank a task that no keyword names, never
 # enough on its own for HIGH.
-PURPOSE_WEIGHT = 0.6
+PURPOSE_WEIGHT = 1.25
 # Shared words beyond this much rarity-weighted evidence add nothing more.
 BAG_SCALE = 2.0
-PURPOSE_SCALE = 1.5
+PURPOSE_SCALE = 3.5
 # How much each source of purpose text counts: the description and expected output
-# say what the task is; the guide's "When to use" also mentions situations and others.
+# say what the task is; the guide's "When to use" also mentions situations and other
+# methods; the keywords, read as a bag of words, add the vocabulary of requests in both
+# languages (so a Spanish need meets its task without a glossary entry).
 DESCRIPTION_SOURCE = 1.0
-USAGE_SOURCE = 0.6
+USAGE_SOURCE = 0.3
+KEYWORD_SOURCE = 0.15
+# A term's weight in a purpose text grows with its repeats: count / (count + REPEAT_K).
+REPEAT_K = 0.5
+# Purpose evidence below these amounts (per word and task, per task in all) is noise.
+PURPOSE_MIN_EVIDENCE = 0.05
+PURPOSE_FLOOR = 0.15
+PURPOSE_MAX_POSTINGS = 64
+# Nor can a task whose best phrase is worth less than this, without purpose evidence.
+PHRASE_FLOOR = 0.05
 # A word in more than this share of the tasks' purpose texts says nothing about any.
 PURPOSE_MAX_SHARE = 0.5
 # Words in the scope of a negation: a task they name fully loses this share of its score.
@@ -102,6 +130,10 @@ REJECTION_PENALTY = 0.6
 # How much a word counts by its role in the request: the head is what is asked for;
 # details and material the person already has point at other methods, more weakly.
 ROLE_WEIGHTS = {"head": 1.0, "object": 0.65, "detail": 0.4, "material": 0.3}
+# A complete phrase of this many content words names its method wherever it stands (in
+# the details too; not in material the person already has): it counts at least this much.
+LONG_PHRASE = 3
+LONG_PHRASE_ROLE = 0.85
 # When the head names no method, these roles carry the request instead.
 PROMOTED_ROLES = frozenset({"detail", "object"})
 # Below this rarity-weighted evidence the head names no method ("Context: ..."),
@@ -111,6 +143,8 @@ HEAD_MIN_EVIDENCE = 0.35
 # and a phrase made only of them is at most this strong.
 GENERIC_FACTOR = 0.35
 GENERIC_PHRASE_CAP = 0.5
+# A phrase of one content word names a task only if that word is this rare.
+LONE_WORD_MIN_RARITY = 0.5
 # A stop word inside a phrase ("how might we") still counts, a little; in a
 # phrase with a single content word ("cuestionario SUS", "given when then")
 # the stop words carry the meaning, so together they weigh this much.
@@ -128,6 +162,18 @@ STRENGTH_CAP = 1.5
 SATURATION_START = 0.8
 # All of a phrase's words present but scattered: weaker than the phrase itself.
 SCATTERED_FACTOR = 0.9
+# ... and all of them present but far apart (more than FAR_SLACK words beyond the
+# phrase's own between the first and the last): likely unrelated, weaker still.
+FAR_FACTOR = 0.5
+FAR_SLACK = 3
+# Only one word of a phrase of several: this share of what its coverage is worth.
+LONE_PARTIAL_FACTOR = 0.7
+# A phrase with a negation word ("pantallas sin datos") whose words the message has
+# without it ("los datos de las pantallas") names something else: this share.
+MISSING_NEGATOR_FACTOR = 0.3
+PHRASE_NEGATORS = frozenset(
+    {"sin", "without", "no", "not", "never", "nunca", "nada", "ningun", "ninguna"}
+)
 # Evidence from a typo or a shared prefix counts less than an exact word.
 PREFIX_WEIGHT = 0.8
 # Purpose text also meets the message on word families: the first FAMILY_LENGTH letters
@@ -150,7 +196,8 @@ PREFIX_MIN_LENGTH = 5
 # stem(): prioritiz|ation, estimat|ion, evalua|r / evalua|cion, design|er.
 DERIVATIONS = word_list(
     """e r s ar er ir or al ual ion tion ation cion acion sion ment mient amient
-    imient iv ity idad dad iz is ization isation izacion ad ist ic ical an en"""
+    imient iv ity idad dad iz is ization isation izacion ad ist ic ical an en and iend
+    aban aron ieron"""
 ) | {""}
 # A phrase is indexed under its rarer words only: its commonest words, up to
 # this share of its weight, are left out of the index (a phrase that only they
@@ -161,7 +208,7 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 
 _USAGE_SECTION = re.compile(r"^##\s+When to use\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL)
 # A guide's summary: the prose between its title and its first section.
@@ -240,6 +287,9 @@ class _Phrase:
     partial_factor: float
     # (word, weight) of the common words not in the index (see SKIPPABLE_SHARE)
     unindexed: tuple[tuple[str, float], ...]
+    # negation words the phrase needs ("pantallas sin datos"): without them it is another
+    # thing ("los datos de las pantallas")
+    negators: tuple[str, ...]
 
 
 # term -> (how surely the message has it, the weight of its role in the request)
@@ -267,6 +317,15 @@ class _Message:
     blocked: dict[str, frozenset[int]]
 
 
+class _Evidence(NamedTuple):
+    """A message's evidence for the tasks (see `Matcher._score`)."""
+
+    scores: dict[int, float]
+    named: dict[int, float]
+    against: set[int]
+    described: int | None
+
+
 _CACHE: dict[int, tuple[weakref.ref[Catalogue], Matcher]] = {}
 
 
@@ -288,12 +347,10 @@ class Matcher:
         self._purpose_postings: dict[str, list[tuple[int, float]]] = {}
         self._idf: dict[str, float] = {}
         self._generic = frozenset(stem(w) for w in GENERIC_WORDS)
-        self._glossary = {
-            stem(es): tuple(dict.fromkeys(stem(en) for en in english))
-            for es, english in GLOSSARY_ES_EN.items()
-        }
+        self._glossary = _glossary_stems(GLOSSARY_ES_EN)
         self._synonyms: dict[str, tuple[str, ...]] = {}
         self._named_by: dict[str, frozenset[int]] = {}
+        self._name_words: dict[str, frozenset[str]] = {}
         self._task_vocabulary: list[frozenset[str]] = []
         self._exempt: frozenset[tuple[str, str]] = frozenset()
         self._vocabulary: set[str] = set()
@@ -342,15 +399,16 @@ class Matcher:
             task_terms.append(
                 {stem(w) for words, stops in phrases for w in words if is_content(w, stops)}
             )
-            for words, _stops in phrases:
-                exempt |= negation_pairs(words)
+            for words, stops in phrases:
+                exempt |= negation_pairs(words, "en" if stops is STOP_WORDS_EN else "es")
         self._exempt = frozenset(exempt)
-        self._named_by = _named_by(tasks)
+        self._named_by, self._name_words = _named_by(tasks)
         self._idf = self._damp_generic(_idf_table(task_terms, len(tasks)))
         self._task_vocabulary = [frozenset(terms) for terms in task_terms]
         self._index_purposes(tasks, usage)
         # Typos are forgiven against every word the tasks use, purpose texts included.
-        self._vocabulary = set(self._idf) | set(self._purpose_postings)
+        # ... and against the glossary's Spanish words, so their other forms reach it too.
+        self._vocabulary = set(self._idf) | set(self._purpose_postings) | set(self._glossary)
         for term in sorted(self._vocabulary):
             self._index_vocabulary(term)
         self._synonyms = {
@@ -380,9 +438,7 @@ class Matcher:
         if len(content) == 1 and stop_stems:
             stop_weight = max(STOP_WEIGHT, LONE_WORD_STOP_WEIGHT / len(stop_stems))
         total = sum(weights) + stop_weight * len(stop_stems)
-        strength = min(STRENGTH_CAP, 0.35 + 0.65 * sum(weights) + 0.1 * len(stop_stems))
-        if all(term in self._generic for term in content):  # "something went wrong"
-            strength = min(strength, GENERIC_PHRASE_CAP)
+        strength = self._strength(content, weights, len(stop_stems))
         indexed = _selective_terms(content, weights)
         # A partly covered phrase is scattered by definition (its words cannot be in order).
         partial = min(1.0, strength) * (SCATTERED_FACTOR if len(content) > 1 else 1.0)
@@ -399,10 +455,21 @@ class Matcher:
                 strength,
                 partial / total**PARTIAL_EXPONENT,
                 tuple((t, w) for t, w in zip(content, weights, strict=True) if t not in indexed),
+                tuple(dict.fromkeys(w for w in words if w in PHRASE_NEGATORS)),
             )
         )
         for term in indexed:
             self._postings.setdefault(term, []).append(phrase_id)
+
+    def _strength(self, content: tuple[str, ...], weights: tuple[float, ...], stops: int) -> float:
+        """How strongly a complete phrase names its task: more and rarer words, stronger."""
+        strength = min(STRENGTH_CAP, 0.35 + 0.65 * sum(weights) + 0.1 * stops)
+        # Only everyday words ("something went wrong"), or one word many tasks share ("a b
+        # test", "who should we test with"): not a name for the task.
+        lone_common = len(content) == 1 and weights[0] < LONE_WORD_MIN_RARITY
+        if lone_common or all(term in self._generic for term in content):
+            return min(strength, GENERIC_PHRASE_CAP)
+        return strength
 
     def _index_vocabulary(self, term: str) -> None:
         if len(term) >= FUZZY_MIN_LENGTH:
@@ -425,8 +492,14 @@ class Matcher:
         ]
         for index, document in enumerate(documents):
             for term, weight in document.items():
-                if frequency[term] <= limit:
-                    self._purpose_postings.setdefault(term, []).append((index, idf[term] * weight))
+                evidence = idf[term] * weight
+                if frequency[term] <= limit and evidence >= PURPOSE_MIN_EVIDENCE:
+                    self._purpose_postings.setdefault(term, []).append((index, evidence))
+        # In a large catalogue a word's posting list keeps only its strongest holders.
+        for postings in self._purpose_postings.values():
+            if len(postings) > PURPOSE_MAX_POSTINGS:
+                postings.sort(key=lambda p: -p[1])
+                del postings[PURPOSE_MAX_POSTINGS:]
 
     # ----------------------------------------------------------------- match
 
@@ -435,41 +508,49 @@ class Matcher:
     ) -> MatchResult:
         """Rank the tasks for `message`; `recent_task_ids` nudge near-ties toward them."""
         analysed = self._analyse(message)
-        scores, phrases = self._score(analysed)
+        found = self._score(analysed)
+        evidence = found.scores
         recent = {self._positions[t] for t in recent_task_ids if t in self._positions}
-        for task in recent & scores.keys():
-            scores[task] = min(100.0, scores[task] + RECENT_BONUS)
+        for task in recent & evidence.keys():
+            evidence[task] += RECENT_BONUS / 100.0  # at most RECENT_BONUS points once saturated
         # At least two, so ambiguity does not depend on how many the caller shows.
-        ranked = heapq.nsmallest(max(2, limit), scores.items(), key=lambda i: (-i[1], i[0]))
-        shift = self._calibration_shift(ranked, phrases, analysed)
+        ranked = heapq.nsmallest(max(2, limit), evidence.items(), key=lambda i: (-i[1], i[0]))
+        ranked = _with_described(ranked, found.described, evidence, limit)
+        scores = [(task, min(100.0, _saturate(value))) for task, value in ranked]
+        ceiling = self._ceiling(ranked, found.named, analysed, found.against) if scores else 100.0
+        shift = max(0.0, scores[0][1] - ceiling) if scores else 0.0
         candidates = [
             TaskScore(task_id=self._task_ids[t], score=round(s - shift, 1), band=band_of(s - shift))
-            for t, s in ranked
+            for t, s in scores
             if s - shift >= 0.05
         ]
         return _result(analysed, candidates, max(1, limit))
 
-    def _calibration_shift(
-        self, ranked: list[tuple[int, float]], phrases: dict[int, float], message: _Message
+    def _ceiling(
+        self,
+        ranked: list[tuple[int, float]],
+        phrases: dict[int, float],
+        message: _Message,
+        against: set[int],
     ) -> float:
-        """How far to lower every score so that the best one's band is earned.
+        """The highest score the best task has earned; every score is lowered by the same
+        amount to meet it, so the order and the gaps (ambiguity) stay.
 
-        HIGH needs a clear lead over the runner-up and a phrase that names the task;
-        a task that one word alone points to, without naming it, stays LOW ("how do I
-        make a sourdough starter" is not about empty states' starter content).
-        Everyone moves by the same amount: the order and the gaps (ambiguity) stay.
+        HIGH needs a clear lead over the runner-up, measured on the evidence before it
+        is squeezed into 0-100, a phrase that names the task and no negated words that
+        name it ("we can't run an A/B test, how else ..."); a task that one word
+        alone points to, without naming it, stays LOW ("how do I make a sourdough
+        starter" is not about empty states' starter content).
         """
-        if not ranked:
-            return 0.0
         task, best = ranked[0]
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         named = phrases.get(task, 0.0)
-        ceiling = 100.0
         if named < HIGH_PHRASE_MIN and self._support_of(task, message) <= 1:
-            ceiling = MEDIUM_MIN - 0.1
-        elif best - runner_up < HIGH_MARGIN or named < HIGH_PHRASE_MIN:
-            ceiling = HIGH_MIN - 0.1
-        return max(0.0, best - ceiling)
+            return MEDIUM_MIN - 0.1
+        clear = 100.0 * (best - runner_up) >= HIGH_MARGIN and runner_up <= HIGH_RATIO * best
+        if not clear or named < HIGH_PHRASE_MIN or task in against:
+            return HIGH_MIN - 0.1
+        return 100.0
 
     def _support_of(self, task: int, message: _Message) -> int:
         """How many specific words of the message are evidence for `task`."""
@@ -479,13 +560,13 @@ class Matcher:
     def _analyse(self, message: str) -> _Message:
         language = detect_language(message)
         stops = STOP_WORDS[language]
-        words = read_request(message, language, self._exempt)
+        words = read_request(message, language, self._exempt, self._name_words)
         content = [w for w in words if is_content(w.text, stops)]
         found = [(w, self._terms_of(w)) for w in content]
         matched, rejected = self._evidence(found)
         self._join_split_words(content, matched)
         kept = [(w, t) for w, t in found if not w.negated]
-        purpose, support = self._purposes(kept)
+        purpose, support = self._purposes(kept, language)
         return _Message(
             language=language,
             keywords=list(dict.fromkeys(w.text for w in content)),
@@ -513,12 +594,14 @@ class Matcher:
                 target[term] = (max(weight, known[0]), max(role, known[1]))
         return matched, rejected
 
-    def _purposes(self, kept: list[_Found]) -> tuple[dict[str, float], list[frozenset[str]]]:
+    def _purposes(
+        self, kept: list[_Found], language: Language
+    ) -> tuple[dict[str, float], list[frozenset[str]]]:
         """Terms to look up in the purpose index, and each specific word's terms."""
         purpose: dict[str, float] = {}
         support: list[frozenset[str]] = []
         for word, terms in kept:
-            own = self._purpose_of(word, terms)
+            own = self._purpose_of(word, terms, language)
             role = ROLE_WEIGHTS[word.role]
             for term, weight in own:
                 purpose[term] = max(purpose.get(term, 0.0), weight * role)
@@ -557,18 +640,22 @@ class Matcher:
             if joined in self._idf:
                 matched[joined] = (1.0, ROLE_WEIGHTS[first.role])
 
-    def _purpose_of(self, word: Word, looked_up: tuple[tuple[str, float], ...]) -> list[_Weighted]:
+    def _purpose_of(
+        self, word: Word, looked_up: tuple[tuple[str, float], ...], language: Language
+    ) -> list[_Weighted]:
         """The stems one word looks up in the purpose index, with weights before its role."""
         candidates = [(stem(word.text), 1.0), *looked_up]
         # A Spanish word, or the known word it is a form of ("cambian" -> "cambi"),
-        # reaches the English purpose text through the glossary.
+        # reaches the English purpose text through the glossary (in a Spanish message:
+        # English "actual" is not Spanish "actual").
+        glossary = self._glossary if language == "es" else {}
         translated = [
             (english, GLOSSARY_WEIGHT * weight)
             for term, weight in candidates
-            for english in self._glossary.get(term, ())
+            for english in glossary.get(term, ())
         ]
-        if translated and word.unsupported:  # a false friend, in its everyday sense only
-            candidates = []
+        if word.unsupported and (translated or word.text not in self._named_by):
+            candidates = []  # a false friend (or an idiom), in its everyday sense only
         candidates += translated
         candidates += [(_family(t), w) for t, w in candidates if len(t) > FAMILY_LENGTH]
         return candidates
@@ -576,7 +663,7 @@ class Matcher:
     def _terms_of(self, word: Word) -> tuple[tuple[str, float], ...]:
         """The vocabulary stems a word of the message is evidence for, with weights."""
         if word.unsupported and word.text not in self._named_by:
-            return ()  # a false friend whose method sense no task name holds: no evidence
+            return ()  # an idiom, or a false friend whose method no task name holds
         found = self._lookup(stem(word.text))
         synonyms = self._synonyms.get(word.text)
         if synonyms:
@@ -615,27 +702,37 @@ class Matcher:
 
     # ----------------------------------------------------------------- score
 
-    def _score(self, message: _Message) -> tuple[dict[int, float], dict[int, float]]:
-        """0-100 for every task with any evidence (the others cannot leave LOW), and the
-        value of each task's best phrase (how surely the message names the task)."""
+    def _score(self, message: _Message) -> _Evidence:
+        """The evidence for every task that has enough to be a candidate (1.0 is a full
+        name; `_saturate` turns it into 0-100), the value of each task's best phrase (how
+        surely the message names the task), the tasks that negated words name, and the
+        task that what the message describes fits best."""
         phrase = self._phrase_scores(message.matched, message)
         extra = self._shared_words(message, phrase)
         purpose = self._purpose_scores(message)
         against = self._phrase_scores(message.rejected, message) if message.rejected else {}
+        # A task with only a little evidence cannot reach the candidates: skip it.
+        contenders = {t for t, found in purpose.items() if found >= PURPOSE_FLOOR}
+        contenders.update(t for t, (value, _used) in phrase.items() if value >= PHRASE_FLOOR)
         scores: dict[int, float] = {}
-        for task in phrase.keys() | purpose.keys():
-            value = phrase[task][0] if task in phrase else 0.0
-            bag = extra.get(task, 0.0) / BAG_SCALE
-            described = purpose.get(task, 0.0) / PURPOSE_SCALE
-            raw = (
-                PHRASE_WEIGHT * value
-                + BAG_WEIGHT * (bag if bag < 1.0 else 1.0)
-                + PURPOSE_WEIGHT * (described if described < 1.0 else 1.0)
-            )
+        # A task's evidence: its best phrase, plus capped amounts of shared words and of
+        # purpose (inlined: thousands of tasks per message in a large catalogue).
+        purpose_share = PURPOSE_WEIGHT / PURPOSE_SCALE
+        for task in contenders:
+            value = PHRASE_WEIGHT * phrase[task][0] if task in phrase else 0.0
+            shared = extra.get(task)
+            if shared:
+                value += BAG_WEIGHT * min(1.0, shared / BAG_SCALE)
+            found = purpose.get(task, 0.0)
+            raw = value + (PURPOSE_WEIGHT if found >= PURPOSE_SCALE else purpose_share * found)
             if task in against:
                 raw *= max(0.0, 1.0 - REJECTION_PENALTY * min(1.0, against[task][0]))
-            scores[task] = _saturate(raw)
-        return scores, {task: value for task, (value, _used) in phrase.items()}
+            scores[task] = raw
+        named = {task: value for task, (value, _used) in phrase.items()}
+        described = max(contenders & purpose.keys(), key=lambda t: (purpose[t], -t), default=None)
+        if described is not None and (described in against or purpose[described] < PURPOSE_FLOOR):
+            described = None
+        return _Evidence(scores, named, set(against), described)
 
     def _phrase_scores(self, matched: _Terms, message: _Message) -> dict[int, tuple[float, float]]:
         """Each task's best phrase: (its value, the word evidence it used).
@@ -660,7 +757,11 @@ class Matcher:
             current = best.get(phrase.task, (0.0, 0.0))[0]
             if present < len(phrase.content):  # inlined: most candidates are partial
                 value = amount**PARTIAL_EXPONENT * phrase.partial_factor * role
+                if present == 1:
+                    value *= LONE_PARTIAL_FACTOR
             else:
+                if len(phrase.content) >= LONG_PHRASE and role >= ROLE_WEIGHTS["detail"]:
+                    role = max(role, LONG_PHRASE_ROLE)  # "say, think, do and feel" anywhere
                 value = _complete_value(phrase, amount, message, current / role) * role
             if value > current:
                 best[phrase.task] = (value, amount * role)
@@ -706,23 +807,72 @@ class Matcher:
 
     def _purpose_scores(self, message: _Message) -> dict[int, float]:
         found: dict[int, float] = {}
+        get = found.get
         for term, weight in message.purpose.items():
-            blocked = message.blocked.get(term, ())
+            blocked = message.blocked.get(term)
             for task, evidence in self._purpose_postings.get(term, ()):
-                if task not in blocked:
-                    found[task] = found.get(task, 0.0) + evidence * weight
+                if not blocked or task not in blocked:
+                    found[task] = get(task, 0.0) + evidence * weight
         return found
 
 
-def _named_by(tasks: list[Task]) -> dict[str, frozenset[int]]:
-    """For every false friend, the tasks whose name it is part of (its method sense)."""
-    words = {w for friends in FALSE_FRIENDS.values() for w in friends}
+def _with_described(
+    ranked: list[tuple[int, float]], described: int | None, scores: dict[int, float], limit: int
+) -> list[tuple[int, float]]:
+    """The ranked candidates, with the task whose purpose the message describes best in the
+    last place shown if its keywords left it out: a need described without any of the
+    method's words still reaches the user's choice."""
+    if described is None or limit < DESCRIBED_MIN_LIMIT:
+        return ranked
+    if any(task == described for task, _value in ranked[:limit]):
+        return ranked
+    return [*ranked[: limit - 1], (described, scores[described])]
+
+
+def _named_by(tasks: list[Task]) -> tuple[dict[str, frozenset[int]], dict[str, frozenset[str]]]:
+    """For every false friend, the tasks whose name it is part of (its method sense), and
+    the other content words of those names, which support it beside it ("story mapping",
+    "sprint de diseño"; as words, so "personas usuarias" is not "personas de usuario")."""
+    friends = {w for per_language in FALSE_FRIENDS.values() for w in per_language}
     names = [
-        {stem(w) for text in (t.name.en, t.name.es, t.id) for w in split_words(normalize(text))}
+        [
+            (w, stops)
+            for text, stops in ((t.name.en, STOP_WORDS_EN), (t.name.es, STOP_WORDS_ES))
+            for w in split_words(normalize(text))
+        ]
         for t in tasks
     ]
-    named = {w: frozenset(i for i, n in enumerate(names) if stem(w) in n) for w in words}
-    return {w: tasks for w, tasks in named.items() if tasks}
+    named: dict[str, frozenset[int]] = {}
+    rest: dict[str, frozenset[str]] = {}
+    for friend in friends:
+        own = stem(friend)
+        holders = frozenset(
+            i for i, name in enumerate(names) if any(_same_family(own, stem(w)) for w, _s in name)
+        )
+        if holders:
+            named[friend] = holders
+            rest[friend] = frozenset(
+                w
+                for i in holders
+                for w, stops in names[i]
+                if is_content(w, stops) and not _same_family(own, stem(w))
+            )
+    return named, rest
+
+
+def _glossary_stems(glossary: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """The glossary by stems; forms that share a stem share their translations
+    ("experimenta" -> experience and "experimento" -> experiment)."""
+    stems: dict[str, tuple[str, ...]] = {}
+    for spanish, english in glossary.items():
+        key = stem(spanish)
+        stems[key] = tuple(dict.fromkeys([*stems.get(key, ()), *(stem(e) for e in english)]))
+    return stems
+
+
+def _same_family(term: str, other: str) -> bool:
+    """The same stem, or relatives by derivation ("conversation", "conversational")."""
+    return term == other or _related_by_prefix(term, other)
 
 
 def _purpose_terms(task: Task, usage: str) -> dict[str, float]:
@@ -730,12 +880,19 @@ def _purpose_terms(task: Task, usage: str) -> dict[str, float]:
     sources = (
         (" ".join([task.name.en, task.description, *task.expected_output]), DESCRIPTION_SOURCE),
         (usage, USAGE_SOURCE),
+        (" ".join([*task.keywords.en, *task.keywords.es, task.name.es]), KEYWORD_SOURCE),
     )
     counts: dict[str, float] = {}
     for text, weight in sources:
+        if weight <= 0.0:
+            continue
         for word in split_words(normalize(text)):
             # Numbers in prose ("12 or more interviews") say nothing about a request's need.
-            if is_content(word, STOP_WORDS_EN) and not word.isdigit():
+            if (
+                is_content(word, STOP_WORDS_EN)
+                and is_content(word, STOP_WORDS_ES)
+                and not word.isdigit()
+            ):
                 term = stem(word)
                 counts[term] = counts.get(term, 0.0) + weight
     # Word families meet on their first letters ("expect", "expectations"), more weakly.
@@ -744,7 +901,7 @@ def _purpose_terms(task: Task, usage: str) -> dict[str, float]:
             family = _family(term)
             counts[family] = max(counts.get(family, 0.0), count * FAMILY_WEIGHT)
     # Repeats raise a term's weight with diminishing returns (0.67, 0.8, 0.86 ...).
-    return {term: count / (count + 0.5) for term, count in counts.items()}
+    return {term: count / (count + REPEAT_K) for term, count in counts.items()}
 
 
 def _family(term: str) -> str:
@@ -770,7 +927,11 @@ def _complete_value(phrase: _Phrase, amount: float, message: _Message, to_beat: 
         stop_hits = len(phrase.stops)
     coverage = (amount + phrase.stop_weight * stop_hits) / phrase.total
     value: float = coverage**1.5 * strength
+    if phrase.negators and not all(n in message.full_sequence for n in phrase.negators):
+        value *= MISSING_NEGATOR_FACTOR
     if len(phrase.content) > 1 and not _in_order(phrase.content, message.sequence, ORDER_GAP):
+        if _span(phrase.content, message.sequence) > len(phrase.content) + FAR_SLACK:
+            return value * FAR_FACTOR
         return value * SCATTERED_FACTOR
     return value + (bonus if coverage >= 0.999 else 0.0)
 
@@ -837,6 +998,19 @@ def _related_by_prefix(term: str, candidate: str) -> bool:
         and term[shared:] in DERIVATIONS
         and candidate[shared:] in DERIVATIONS
     )
+
+
+def _span(words: tuple[str, ...], sequence: tuple[str, ...]) -> int:
+    """The length of the shortest stretch of `sequence` that holds every one of `words`."""
+    wanted = set(words)
+    last: dict[str, int] = {}
+    best = len(sequence) + 1
+    for position, word in enumerate(sequence):
+        if word in wanted:
+            last[word] = position
+            if len(last) == len(wanted):
+                best = min(best, position - min(last.values()) + 1)
+    return best
 
 
 def _in_order(words: tuple[str, ...], sequence: tuple[str, ...], gap: int = 0) -> bool:

@@ -29,14 +29,12 @@ from design_agent.actions import (
     run_action,
     stray_reply,
 )
+from design_agent.actions.decisions import propose
 from design_agent.answer_stream import AnswerStream
 from design_agent.clarify import TaskChooser
 from design_agent.conversation import (
     ConversationState,
-    DecisionProposal,
     LastAnswer,
-    Pending,
-    ProposedDecision,
     load_state,
     save_state,
 )
@@ -61,7 +59,6 @@ from design_agent.language import (
     STOP_WORDS_EN,
     STOP_WORDS_ES,
     detect_language,
-    fold,
     keywords_of,
     normalize,
 )
@@ -91,8 +88,6 @@ from design_agent.validation import validate_answer
 __all__ = ["DEFAULT_PROJECT", "Pipeline", "TurnRequest", "default_project"]
 
 DEFAULT_PROJECT = "General"
-# One answer may propose this many decisions; the rest are shown, not kept.
-MAX_PROPOSED_DECISIONS = 5
 PAST_REFERENCE = re.compile(
     r"\b(earlier|before|last time|previous|we said|we discussed|remember|antes|la vez pasada"
     r"|anterior|dijimos|hablamos|recuerdas)\b",
@@ -506,66 +501,18 @@ class Pipeline:
             agent_turn_id=agent_turn,
             status=stream.status,
         )
-        matched = chosen.event if isinstance(chosen.event, TaskMatched) else None
-        turn.conversation.last = LastAnswer(
-            task_id=task.id,
-            score=matched.score if matched else None,
-            band=matched.band if matched else None,
-            request=chosen.request_text,
-            user_turn_id=user_turn,
-            agent_turn_id=agent_turn,
-            answered_at=datetime.now(UTC),
-        )
-        proposal = self._proposal(turn, stream, agent_turn, task.id)
-        if proposal is not None:
-            yield proposal
+        turn.conversation.last = _last_answer(chosen, user_turn, agent_turn)
+        if stream.status == "complete" and stream.decisions:
+            proposed = [(d.decision, d.rationale) for d in stream.decisions]
+            proposal = propose(proposed, agent_turn, task.id, self._context(turn))
+            if proposal is not None:
+                turn.conversation.pending = proposal.pending
+                yield proposal.done
         yield _finished(turn, chosen, agent, stream, validation, timer)
         if stream.error is not None:
             raise stream.error
         if stream.status == "cancelled":
             raise CancelledError("answer cancelled; the partial answer was saved")
-
-    def _proposal(
-        self, turn: TurnState, stream: AnswerStream, agent_turn: int, task_id: str
-    ) -> ActionDone | None:
-        """Decisions the model wrote become one question; nothing is stored until 'yes'."""
-        if stream.status != "complete" or not stream.decisions:
-            return None
-        assert turn.project is not None
-        # Already recorded ("make it shorter" repeats the answer's tags): not asked again.
-        recorded = {fold(d.decision).strip() for d in self.memory.list_decisions(turn.project.id)}
-        fresh = [
-            d
-            for d in stream.decisions
-            if d.decision.strip() and fold(d.decision[:500]).strip() not in recorded
-        ]
-        kept = [
-            ProposedDecision(decision=d.decision[:500], rationale=d.rationale[:2000])
-            for d in fresh[:MAX_PROPOSED_DECISIONS]
-        ]
-        if not kept:
-            return None
-        lines = "\n".join(
-            f"  {i}. {d.decision}" + (f" ({d.rationale})" if d.rationale else "")
-            for i, d in enumerate(kept, 1)
-        )
-        question = say("propose_decisions", turn.language, lines=lines)
-        pending: Pending = DecisionProposal(
-            decisions=kept,
-            turn_id=agent_turn,
-            task_id=task_id,
-            language=turn.language,  # type: ignore[arg-type]
-            question=question,
-        )
-        turn.conversation.pending = pending
-        data = {"proposed": [d.model_dump() for d in kept]}
-        return ActionDone(
-            action="decisions.propose",
-            message=question,
-            data=data,
-            needs_confirmation=True,
-            asks=question,
-        )
 
     def _recalled(self, message: str, project: Project, context: ProjectContext) -> list[PastTurn]:
         """Older turns found by search when the message refers to the past."""
@@ -604,6 +551,21 @@ class _BuiltRequest:
             tokens=self.assembled.tokens,
             budget=self.budget,
         )
+
+
+def _last_answer(chosen: Chosen, user_turn: int, agent_turn: int) -> LastAnswer:
+    """What "make it shorter" needs to answer the same request again."""
+    assert chosen.task is not None
+    matched = chosen.event if isinstance(chosen.event, TaskMatched) else None
+    return LastAnswer(
+        task_id=chosen.task.id,
+        score=matched.score if matched else None,
+        band=matched.band if matched else None,
+        request=chosen.request_text,
+        user_turn_id=user_turn,
+        agent_turn_id=agent_turn,
+        answered_at=datetime.now(UTC),
+    )
 
 
 def _context_event(context: ProjectContext | None, timer: Timer) -> ContextLoaded:

@@ -9,14 +9,15 @@ from __future__ import annotations
 import builtins
 import io
 import json
+import pickle
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from design_agent.language import detect_language, keywords_of, normalize
-from design_agent.matching import RECENT_BONUS, Matcher, MatchResult, band_of
+from design_agent.language import detect_language, keywords_of, normalize, read_request, stem
+from design_agent.matching import RECENT_BONUS, Matcher, MatchResult, band_of, usage_of
 from design_agent.models import Keywords, Localized, Task
 from design_agent.paths import HomeLayout
 from design_agent.registry import Catalogue, load_catalogue
@@ -153,8 +154,11 @@ def test_a_recent_task_breaks_the_tie_by_a_small_bounded_amount(twins):
     plain = twins.match("stakeholder workshop")
     nudged = twins.match("stakeholder workshop", recent_task_ids=["discovery_workshop"])
     assert plain.best is not None and nudged.best is not None
+    assert plain.candidates[0].score == plain.candidates[1].score
     assert nudged.best.task_id == "discovery_workshop"
-    assert 0 < nudged.best.score - plain.best.score <= RECENT_BONUS
+    assert 0 < nudged.candidates[0].score - nudged.candidates[1].score <= RECENT_BONUS
+    # A nudge never makes a coin toss certain.
+    assert nudged.band != "HIGH" and nudged.ambiguous
 
 
 def test_a_recent_task_is_never_lifted_from_nothing(twins):
@@ -227,3 +231,209 @@ def test_match_command_reads_standard_input(run_cli):
 def test_match_command_refuses_an_empty_message(run_cli):
     result = run_cli("match", "   ")
     assert result.exit_code == 2 and "empty" in result.stderr
+
+
+# -- reading a request: negation, head and details, false friends -----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "negated"),
+    [
+        ("validate our IA without visuals, just the hierarchy", "en", {"visuals"}),
+        ("no quiero una encuesta, quiero hablar con clientes", "es", {"una", "encuesta"}),
+        ("we don't need personas, we need to know why they switch", "en", {"personas"}),
+        ("en vez de un test A/B, quiero ver a cinco usuarios", "es", {"un", "test", "ab"}),
+        ("a dashboard is not what I need; show me the drop-offs", "en", {"a", "dashboard", "is"}),
+    ],
+)
+def test_words_in_the_scope_of_a_negation_are_marked(text, language, negated):
+    words = read_request(text, language)
+    assert {w.text for w in words if w.negated} == negated
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("las personas no encuentran la sección de facturas", "es"),
+        ("users can't find the invoices in the menu", "en"),
+        ("no idea how to prioritise this backlog", "en"),
+    ],
+)
+def test_a_no_that_describes_a_problem_is_not_a_negation(text, language):
+    assert not [w.text for w in read_request(text, language) if w.negated]
+
+
+def test_details_objects_and_material_are_told_from_the_head():
+    roles = {w.text: w.role for w in read_request("spec for the date picker: keyboard", "en")}
+    assert (roles["spec"], roles["picker"], roles["keyboard"]) == ("head", "object", "detail")
+    roles = {w.text: w.role for w in read_request("score these backlog items with RICE", "en")}
+    assert (roles["score"], roles["backlog"], roles["rice"]) == ("head", "material", "head")
+    roles = {w.text: w.role for w in read_request("teach our PMs how to run a card sort", "en")}
+    assert roles["card"] == "material"
+
+
+@pytest.mark.parametrize(
+    ("text", "unsupported"),
+    [
+        ("necesito encontrar personas mayores de 65 para la prueba", True),
+        ("crear proto-personas a partir de las entrevistas", False),
+        ("necesito las user personas del producto", False),
+        ("cuéntame la historia del diseño centrado en el usuario", True),
+        ("escribe las historias de usuario del registro", False),
+    ],
+)
+def test_a_spanish_false_friend_needs_support_to_mean_the_method(text, unsupported):
+    words = read_request(text, "es")
+    friends = [w for w in words if w.text in {"personas", "historia", "historias"}]
+    assert friends and all(w.unsupported == unsupported for w in friends)
+
+
+# -- routing classes: each story is one kind of mistake the matcher used to make --------
+
+
+@pytest.mark.parametrize(
+    ("message", "task_id"),
+    [
+        # Spanish "personas" meaning people
+        ("¿cómo hago que la app sea usable para personas con baja visión?", "accessibility_audit"),
+        ("crear proto-personas para el equipo de ventas a partir de las entrevistas", "personas"),
+        # a secondary term after the head of the request
+        ("spec for the date picker: behaviour, keyboard, edge cases", "component_spec"),
+        ("score these backlog items with RICE", "prioritization"),
+        (
+            "teach our product managers how to run a card sort in a one-hour session",
+            "teach_design_method",
+        ),
+        # needs described without the method's name
+        (
+            "how do we know if the redesign worked? which numbers should we track?",
+            "usability_metrics",
+        ),
+        (
+            "I want to understand how people use our app over 3 weeks, in their own words",
+            "diary_study",
+        ),
+        # everyday words that a method's keywords happen to use
+        (
+            "sprint ended badly, I want a format for the team to talk about what went wrong",
+            "retrospective",
+        ),
+        # a negation inside a method's own name still names it
+        (
+            "sin moderador: quiero que 50 personas hagan las tareas solas en remoto",
+            "unmoderated_testing",
+        ),
+    ],
+)
+def test_the_request_finds_its_method(matcher, message, task_id):
+    result = matcher.match(message, limit=3)
+    assert result.best is not None and result.best.task_id == task_id, result.candidates
+
+
+@pytest.mark.parametrize(
+    ("message", "not_high"),
+    [
+        (
+            "validate our navigation without any visuals, just the hierarchy of labels",
+            "visual_design_review",
+        ),
+        (
+            "we can't run an A/B test, we don't have the traffic; how else can we compare"
+            " the two checkout designs with users?",
+            "ab_testing",
+        ),
+        ("las personas de mi equipo están de vacaciones esta semana", "personas"),
+    ],
+)
+def test_negated_or_everyday_words_never_make_a_method_certain(matcher, message, not_high):
+    result = matcher.match(message)
+    assert not (result.best and result.best.task_id == not_high)
+    assert not (result.band == "HIGH" and result.best and result.best.task_id == not_high)
+
+
+def test_one_incidental_word_leaves_the_match_low(matcher):
+    # "starter" is in empty states' "starter content", and nothing else is.
+    assert matcher.match("how do I make a sourdough starter").band == "LOW"
+
+
+def test_what_a_task_is_for_ranks_it_but_never_makes_it_high():
+    usage = {"diary.md": "Behaviour unfolds over weeks: habits, routines, monthly billing."}
+    matcher = Matcher(
+        [
+            make_task("diary_study", ["diary study"]),
+            make_task("survey_design", ["survey"]),
+        ],
+        {"diary_study.md": usage["diary.md"]},
+    )
+    result = matcher.match("how do habits and routines change over the weeks?")
+    assert result.best is not None and result.best.task_id == "diary_study"
+    assert result.band != "HIGH"
+
+
+def test_high_needs_a_clear_lead_over_the_runner_up(twins):
+    tied = twins.match("plan the stakeholder workshop")
+    assert tied.band != "HIGH" and tied.needs_choice
+    clear = twins.match("review of the pricing page")
+    assert clear.best is not None and clear.best.task_id == "pricing_review"
+    assert clear.band == "HIGH"
+
+
+def test_guides_lend_their_summary_and_when_to_use_to_matching():
+    guide = (
+        "# Diaries\n\nPeople log moments.\n\n## When to use\n\n- Over weeks.\n\n## Steps\n\n1. x\n"
+    )
+    text = usage_of(guide)
+    assert "People log moments." in text and "Over weeks." in text and "1. x" not in text
+
+
+def test_a_spanish_infinitive_loses_its_pronoun_and_stems_like_the_bare_verb():
+    assert stem("ordenarlas") == stem("ordenar") and stem("revisarlo") == stem("revisar")
+    assert stem("internos") != stem("inter")  # "nos" is not taken for a pronoun
+
+
+def test_a_no_that_says_what_something_has_is_not_a_negation():
+    words = read_request("what should the app show when a user has no projects yet?", "en")
+    assert not [w.text for w in words if w.negated]
+
+
+def test_a_false_friend_is_supported_by_a_typo_of_its_support_word():
+    words = read_request("plan a desgin sprint for the loyalty app", "en")
+    assert not [w.text for w in words if w.unsupported]
+
+
+def test_a_clause_closed_by_already_is_material():
+    words = read_request("we did an affinity session already. now write the report", "en")
+    roles = {w.text: w.role for w in words}
+    assert (roles["affinity"], roles["report"]) == ("material", "head")
+
+
+def test_a_phrase_that_needs_its_negation_word_is_weak_without_it():
+    matcher = Matcher(
+        [
+            make_task("empty_screens", ["pantallas sin datos"]),
+            make_task("data_review", ["revisar datos"]),
+        ]
+    )
+    without = matcher.match("qué mostramos en las pantallas sin datos")
+    assert without.best is not None and without.best.task_id == "empty_screens"
+    assert without.band == "HIGH"
+    lacking = matcher.match("los datos de las pantallas")
+    assert lacking.band != "HIGH"
+
+
+def test_a_need_described_in_prose_reaches_the_candidates():
+    # Five tasks share the keywords of the message; only one is for what it describes.
+    described = make_task("diary_study", ["diary study"], "Participants log their habits.")
+    others = [make_task(f"method_{n}", [f"weekly routine review {n}"]) for n in range(5)]
+    matcher = Matcher([*others, described])
+    result = matcher.match("a weekly routine review of habits", limit=3)
+    assert "diary_study" in [c.task_id for c in result.candidates]
+
+
+def test_a_pickled_matcher_matches_the_same_and_an_old_layout_is_rebuilt(matcher):
+    copy = pickle.loads(pickle.dumps(matcher))
+    message = "plan a usability test for the new checkout"
+    assert copy.match(message) == matcher.match(message)
+    stale = pickle.dumps(matcher).replace(b"_format", b"_formaX")
+    with pytest.raises(ValueError):
+        pickle.loads(stale)

@@ -13,10 +13,13 @@ import re
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
 from design_agent.actions.inputs import RecordDecision
 from design_agent.conversation import DecisionProposal, ProposedDecision
-from design_agent.language import NO, YES, phrase_list, reply_of
+from design_agent.events import ActionDone
+from design_agent.language import NO, YES, fold, phrase_list, reply_of
 from design_agent.memory.models import Decision, Project
 
 LIST_LIMIT = 20
+# One answer may propose this many decisions; the rest are shown, not asked about.
+MAX_PROPOSED = 5
 ALL = phrase_list("all, all of them, both, todas, todos, ambas, ambos, las dos, los dos")
 # "1", "1 and 3", "1 y 3", "1, 3", "2 & 3"
 NUMBERS = re.compile(r"\d{1,2}(?:\s*(?:,|&|\+|\band\b|\by\b|\be\b)?\s*\d{1,2})*")
@@ -74,6 +77,46 @@ def list_decisions(data: NoInput, ctx: ActionContext) -> ActionResult:
     return ActionResult(
         ctx.done("decisions.list", "decisions", out, name=project.name, lines=lines)
     )
+
+
+def propose(
+    proposed: list[tuple[str, str]], turn_id: int, task_id: str, ctx: ActionContext
+) -> ActionResult | None:
+    """Decisions a model wrote in its answer, as one question; nothing is stored until 'yes'.
+
+    At most MAX_PROPOSED are asked about; ones the project already keeps ("make it
+    shorter" repeats the answer's tags) are not asked again."""
+    project = ctx.require_project()
+    kept_already = {
+        fold(d.decision).strip() for d in ctx.services.memory.list_decisions(project.id)
+    }
+    fresh = [
+        ProposedDecision(decision=decision[:500].strip(), rationale=rationale[:2000].strip())
+        for decision, rationale in proposed
+        if decision.strip() and fold(decision[:500]).strip() not in kept_already
+    ][:MAX_PROPOSED]
+    if not fresh:
+        return None
+    lines = "\n".join(
+        f"  {i}. {d.decision}" + (f" ({d.rationale})" if d.rationale else "")
+        for i, d in enumerate(fresh, 1)
+    )
+    question = ctx.say("propose_decisions", lines=lines)
+    pending = DecisionProposal(
+        decisions=fresh,
+        turn_id=turn_id,
+        task_id=task_id,
+        language=ctx.language,  # type: ignore[arg-type]
+        question=question,
+    )
+    done = ActionDone(
+        action="decisions.propose",
+        message=question,
+        data={"proposed": [d.model_dump() for d in fresh]},
+        needs_confirmation=True,
+        asks=question,
+    )
+    return ActionResult(done, pending)
 
 
 @answers("decision_proposal")

@@ -1,0 +1,145 @@
+"""Routing measured on messages in users' own voices, with calibrated bands.
+
+Three sets, each half Spanish, each with messages that ask for no method:
+
+- tests/data/routing_heldout.yaml (589 messages) was written by someone else
+  from the task descriptions while the matcher was being tuned, and evaluated
+  once, after tuning: its floors are what the matcher reached on phrasings it
+  had never seen, so a change that makes routing worse on unseen messages
+  fails here. Never tune on it.
+- tests/data/routing_dev.yaml (595 messages) was the previous held-out set,
+  written the same way; it is now the development set: its failure classes
+  were fixed with general mechanisms (never by copying its phrasings).
+- tests/data/routing_tuning.yaml holds the messages the routing mechanisms were
+  first tuned on (false friends, negation, a head request with details, needs
+  without the method's name, everyday words, no method at all).
+
+For each set: top-1 and top-3 accuracy over the messages that ask for a task,
+HIGH precision (the share of HIGH answers that are right: HIGH proceeds
+without asking, so it must almost never be wrong) and the share of messages
+asking for no method that came out HIGH (must be none).
+
+Targets, measured on the held-out set, and where they stand:
+- top-1 >= 92%: NOT met (87.0%; 97.4% on messages that name the method, 80.9%
+  on those that only describe the need).
+- top-3 >= 99%: NOT met (94.2%).
+- HIGH precision >= 98%: met (99.2%, 251 HIGH).
+- no message that asks for no method at HIGH: met (0 of 74).
+- match p95 < 2 ms at 1,000 tasks (benchmarks/matching.py): met.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from design_agent.matching import Matcher
+from design_agent.paths import HomeLayout
+from design_agent.registry import load_catalogue
+
+DATA = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True)
+class Figures:
+    top1: float
+    top3: float
+    high: int
+    high_precision: float
+    null_high_share: float
+
+
+@dataclass(frozen=True)
+class Floor:
+    top1: float
+    top3: float
+    high_precision: float
+
+
+# What the matcher reaches, rounded down by at most a point; never lower these without
+# measuring, and raise them when the matcher gets better.
+FLOORS = {
+    # Held out, evaluated once after tuning: 87.0% / 94.2% / 99.2% (251 HIGH).
+    # Targets 92% / 99% / 98%: top-1 and top-3 not met, HIGH precision met.
+    "routing_heldout.yaml": Floor(top1=0.865, top3=0.935, high_precision=0.985),
+    # Development set: 91.9% / 97.4% / 99.3% (298 HIGH); 84.7% / 95.3% / 96.6% before.
+    "routing_dev.yaml": Floor(top1=0.915, top3=0.97, high_precision=0.99),
+    # Tuning set: 96.4% / 99.1% / 99.5% (203 HIGH).
+    "routing_tuning.yaml": Floor(top1=0.96, top3=0.985, high_precision=0.99),
+}
+# Sets written by an independent hand are large; the tuning set is smaller.
+LARGE_SETS = frozenset({"routing_heldout.yaml", "routing_dev.yaml"})
+
+
+def load_cases(name: str) -> list[dict[str, Any]]:
+    with open(DATA / name, encoding="utf-8") as handle:
+        return list(yaml.safe_load(handle)["cases"])
+
+
+@pytest.fixture(scope="module")
+def matcher(tmp_path_factory: pytest.TempPathFactory) -> Matcher:
+    catalogue = load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home")))
+    return Matcher.from_catalogue(catalogue.require_valid())
+
+
+def figures(matcher: Matcher, cases: list[dict[str, Any]]) -> Figures:
+    top1 = top3 = high = high_right = null_high = 0
+    for case in cases:
+        result = matcher.match(case["text"], limit=3)
+        ids = [c.task_id for c in result.candidates]
+        if case["expect"] is None:
+            null_high += result.band == "HIGH"
+            continue
+        right = ids[:1] == [case["expect"]]
+        top1 += right
+        top3 += case["expect"] in ids
+        high += result.band == "HIGH"
+        high_right += result.band == "HIGH" and right
+    named = sum(1 for c in cases if c["expect"])
+    nulls = len(cases) - named
+    return Figures(
+        top1=top1 / named,
+        top3=top3 / named,
+        high=high,
+        high_precision=high_right / high if high else 1.0,
+        null_high_share=null_high / nulls if nulls else 0.0,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_the_sets_are_big_bilingual_labelled_and_name_real_tasks(matcher, name):
+    cases = load_cases(name)
+    assert len(cases) >= (480 if name in LARGE_SETS else 150)
+    assert sum(c["lang"] == "es" for c in cases) >= 0.45 * len(cases)
+    assert all({"text", "expect", "lang", "names_method"} <= c.keys() for c in cases)
+    assert any(c["expect"] is None for c in cases)
+    unknown = {c["expect"] for c in cases if c["expect"]} - set(matcher.task_ids)
+    assert not unknown, f"cases expect tasks the catalogue lacks: {unknown}"
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_routing_ranks_the_right_method_and_high_is_rarely_wrong(matcher, name):
+    found = figures(matcher, load_cases(name))
+    floor = FLOORS[name]
+    summary = (
+        f"{name}: top-1 {found.top1:.1%}, top-3 {found.top3:.1%}, HIGH precision "
+        f"{found.high_precision:.1%} ({found.high} HIGH), no-method at HIGH "
+        f"{found.null_high_share:.1%}"
+    )
+    assert found.top1 >= floor.top1, summary
+    assert found.top3 >= floor.top3, summary
+    assert found.high_precision >= floor.high_precision, summary
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_a_message_that_asks_for_no_method_is_never_high(matcher, name):
+    high = [
+        (c["text"], result.best)
+        for c in load_cases(name)
+        if c["expect"] is None and (result := matcher.match(c["text"])).band == "HIGH"
+    ]
+    assert not high, f"asked for no method, matched HIGH: {high}"
