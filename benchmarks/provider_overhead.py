@@ -85,6 +85,7 @@ def main() -> None:
     runs = parser.parse_args().runs
     os.environ["FAKE_RECORDING"] = str(FIXTURES / "recorded" / "run_claude_partial.json")
     os.environ["FAKE_MODE"] = "replay"
+    os.environ["DESIGN_AGENT_ENV_PASSTHROUGH"] = "FAKE_*"  # the fake's settings reach it
     spec = load_adapter_files({"claude": bundled_root() / "adapters" / "claude.yaml"})["claude"]
     with tempfile.TemporaryDirectory() as folder:
         binary = install_fake(Path(folder))

@@ -109,6 +109,7 @@ def ttft(runs: int) -> tuple[list[float], list[float]]:
     env = {
         **os.environ,
         "FAKE_RECORDING": recording("run_claude_partial"),
+        "DESIGN_AGENT_ENV_PASSTHROUGH": "FAKE_*",  # the fake's settings reach it
         "DESIGN_AGENT_HOME": str(work / "home"),
         "DESIGN_AGENT_PROVIDER": "claude",
         "DESIGN_AGENT_CLAUDE_BIN": str(fake),

@@ -4,6 +4,12 @@ The model may write `<decision>` and `<ask_user>` tags; they are parsed as the
 text streams and become events, never actions: a decision is only a proposal
 until the user confirms it. Ctrl-C while streaming cancels the provider's
 process group; the partial text stays available.
+
+Only a model's text is scanned. The offline provider is not a model: its
+answer is our own sentences around quotes of the user's message, the
+project's metadata and its decisions, so a tag in it was never proposed by
+anyone. It is shown exactly as written and never scanned (rather than
+escaping the quotes, which would show `&lt;` to the user).
 """
 
 from __future__ import annotations
@@ -24,15 +30,16 @@ StreamEvent = PipelineEvent | TextDelta | TierChosen | Usage | ProviderFailure
 class AnswerStream:
     """One provider run, read to the end: text, proposed decisions, usage, status."""
 
-    def __init__(self, run: ProviderRun) -> None:
+    def __init__(self, run: ProviderRun, scan_tags: bool = True) -> None:
         self.run = run
-        self.parser = TagParser()
+        self.parser: TagParser | None = TagParser() if scan_tags else None
         self.decisions: list[DecisionTag] = []
         self.usage: Usage | None = None
         self.error: ProviderError | None = None
         self.done: Done | None = None
         self.model: str | None = getattr(run, "model", None)
         self.first_token_seconds: float | None = None
+        self.truncated = False  # the provider's answer was cut at its size limit
         self._shown: list[str] = []
 
     @property
@@ -59,15 +66,18 @@ class AnswerStream:
                     yield from self._handle(event)
             except ProviderError as e:
                 self.error = e
-        yield from self._segments(self.parser.close())
+        if self.parser is not None:
+            yield from self._segments(self.parser.close())
 
     def _handle(self, event: Any) -> Iterator[Any]:
         if isinstance(event, TextDelta):
-            yield from self._segments(self.parser.feed(event.text))
+            parsed = self.parser.feed(event.text) if self.parser else [TextSegment(event.text)]
+            yield from self._segments(parsed)
         elif isinstance(event, Done):
             self.done = event
             self.model = event.model or self.model
             self.first_token_seconds = event.first_token_seconds
+            self.truncated = event.truncated
             self.usage = event.usage or self.usage
         else:
             if isinstance(event, Usage):

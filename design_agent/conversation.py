@@ -5,11 +5,16 @@ end, stored per project (a switch never carries a question across). What is
 pending is a tagged union, so every question design-agent can leave open is
 named here, with what it needs to be answered:
 
-    state = load_state(memory, project.id)
+    state = claim_state(memory, project.id)
     ...                       # the turn reads and changes `state`
-    save_state(memory, state)
+    finish_state(memory, state)
 
 A question lapses after PENDING_MINUTES: a "yes" hours later answers nothing.
+Several processes may share a home (a shell and `ask`), so a turn takes the
+open question off disk as it starts (`claim_state`): only the next turn in the
+project can answer it, never a "yes" sent while that turn is still running.
+At the end (`finish_state`), a question another process asked meanwhile is
+kept, unless this turn asked one too: then neither is left for a "yes" to guess.
 """
 
 from __future__ import annotations
@@ -149,6 +154,28 @@ def load_state(memory: Memory, project_id: str | None) -> ConversationState:
         except ValidationError:
             pass  # written by another version: start the conversation state afresh
     return ConversationState(project_id=project_id or NO_PROJECT)
+
+
+def claim_state(memory: Memory, project_id: str | None) -> ConversationState:
+    """The project's state for the turn starting now; its open question, if any, is removed
+    from disk in the same transaction, so no other process's turn can answer it too."""
+    with memory.transaction():
+        state = load_state(memory, project_id)
+        if state.pending is not None:
+            save_state(memory, state.model_copy(update={"pending": None}))
+    return state
+
+
+def finish_state(memory: Memory, state: ConversationState) -> None:
+    """Save the state at the end of a turn that began with `claim_state`. A question on disk
+    now was asked by another process meanwhile: it stays if this turn left none, and when
+    both left one, both are dropped (a "yes" could not tell which it answers)."""
+    with memory.transaction():
+        theirs = load_state(memory, state.project_id).pending
+        if theirs is not None:
+            mine = state.pending
+            state = state.model_copy(update={"pending": None if mine is not None else theirs})
+        save_state(memory, state)
 
 
 def save_state(memory: Memory, state: ConversationState) -> None:

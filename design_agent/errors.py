@@ -6,6 +6,7 @@ exit code below; the shell shows the same message and carries on.
 
 from __future__ import annotations
 
+import signal
 from enum import IntEnum
 
 
@@ -19,7 +20,11 @@ class ExitCode(IntEnum):
     PROVIDER_UNAVAILABLE = 4
     PROVIDER_FAILED = 5
     NOT_FOUND = 6
-    CANCELLED = 130
+    # Stopped by a signal: 128 + its number, as shells report it. The turn is
+    # cancelled the same way for each (partial answer saved as cancelled).
+    HANGUP = 129  # SIGHUP: the terminal was closed
+    CANCELLED = 130  # SIGINT: Ctrl-C
+    TERMINATED = 143  # SIGTERM: kill, systemd, a container stopping
 
 
 class DesignAgentError(Exception):
@@ -61,9 +66,13 @@ class NotFoundError(DesignAgentError):
 
 
 class CancelledError(DesignAgentError):
-    """The user interrupted the operation (Ctrl-C)."""
+    """The user interrupted the operation: Ctrl-C, or SIGTERM / SIGHUP (see ExitCode)."""
 
     exit_code = ExitCode.CANCELLED
+
+    def __init__(self, message: str, signum: int = signal.SIGINT) -> None:
+        super().__init__(message)
+        self.exit_code = ExitCode(128 + signum)
 
 
 class ProviderError(DesignAgentError):

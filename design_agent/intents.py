@@ -500,8 +500,9 @@ _QUOTES = "\"'“”‘’«»`"
 _QUOTED_PATH = re.compile(
     rf"(?<![^\s:(,=¿¡])[{_QUOTES}](?P<path>[^{_QUOTES}]{{1,400}}?)[{_QUOTES}](?=$|[\s.,;:!?)])"
 )
+# After "<" a slash closes a tag ("</decision>"): it does not start a path.
 _PATH_START = re.compile(
-    rf"(?<![\w/\\.~:@-])(?:(?P<prefixed>~[/\\]|\.{{1,2}}[/\\]|[a-zA-Z]:[/\\])|(?P<absolute>/)"
+    rf"(?<![\w/\\.~:@<-])(?:(?P<prefixed>~[/\\]|\.{{1,2}}[/\\]|[a-zA-Z]:[/\\])|(?P<absolute>/)"
     rf"(?=[\w.~-])|(?=[\w-][\w.-]*(?:[/\\][\w. -]*?)*\.(?:{_EXT})(?![\w-])))",
     re.IGNORECASE,
 )

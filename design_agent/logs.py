@@ -2,23 +2,55 @@
 
 Both files are private (0600) and rotate at a few megabytes. Logging never
 stops a turn: if the folder cannot be written, the turn goes on unlogged.
+
+events.jsonl keeps ids and counts only, never the user's words: each event's
+numbers, timings and our own names (task and agent ids, provider, model,
+tier, status, action, the routing reason), with every list reduced to its length (`n_keywords`).
+No message, brief line, decision, question, answer or project name is written
+there, so deleting a project has nothing to scrub from the log. Lines written
+by older versions (no `"v": 2`) may hold text: deleting a project drops them
+(`EventLog.drop_old_lines`), since they cannot be told apart by project.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
-from design_agent.fsutil import ensure_private_dir, touch_private
+from design_agent.fsutil import ensure_private_dir, touch_private, write_private_text
 
 MAX_BYTES = 4 * 1024 * 1024
 # The answer itself is in the database; logging it again would only bloat the log.
 UNLOGGED_KINDS = {"text"}
-LEAN: dict[str, set[str]] = {"finished": {"text"}}
+LOG_VERSION = 2
+# Values named by these keys are ours (catalogue ids, providers, states), not the user's.
+NAMES = frozenset(
+    {"kind", "action", "meta", "task", "task_id", "agent", "agent_id", "band", "provider"}
+    | {"model", "tier", "status", "language", "verbosity", "error", "reason"}
+)
+NUMBER_MAPS = frozenset({"timings", "tokens", "usage"})
+MAX_NAME = 80
+
+
+def lean(event: BaseModel) -> dict[str, Any]:
+    """The event as the log keeps it: ids, names of ours, numbers and counts; no text."""
+    line: dict[str, Any] = {"v": LOG_VERSION}
+    for key, value in event.model_dump(mode="json").items():
+        if value is None or isinstance(value, bool | int | float):
+            line[key] = value
+        elif isinstance(value, str) and key in NAMES:
+            line[key] = value[:MAX_NAME]
+        elif isinstance(value, list):
+            line[f"n_{key}"] = len(value)
+        elif isinstance(value, dict) and key in NUMBER_MAPS:
+            line[key] = {k: v for k, v in value.items() if isinstance(v, int | float)}
+    return line
 
 
 def configure_file_logging(logs_dir: Path) -> None:
@@ -45,7 +77,7 @@ class EventLog:
 
     def write(self, events: Iterable[BaseModel]) -> None:
         lines = [
-            e.model_dump_json(exclude=LEAN.get(getattr(e, "kind", ""))) + "\n"
+            json.dumps(lean(e), ensure_ascii=False) + "\n"
             for e in events
             if getattr(e, "kind", None) not in UNLOGGED_KINDS
         ]
@@ -61,3 +93,27 @@ class EventLog:
                 handle.writelines(lines)
         except OSError:
             logging.getLogger("design_agent").warning("could not write %s", self.path)
+
+    def drop_old_lines(self) -> None:
+        """Rewrite the log and its rotated copy without lines older versions wrote.
+
+        Those lines may hold a deleted project's words and name no project, so a
+        delete drops them all; the lines of this version hold no text at all."""
+        for path in (self.path, self.path.with_suffix(".jsonl.1")):
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+                kept = [line for line in lines if _is_lean(line)]
+                if len(kept) != len(lines):
+                    write_private_text(path, "".join(kept))
+            except FileNotFoundError:
+                continue
+            except (OSError, UnicodeDecodeError):
+                logging.getLogger("design_agent").warning("could not clean %s", path)
+
+
+def _is_lean(line: str) -> bool:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("v") == LOG_VERSION

@@ -43,15 +43,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Aún no tienes proyectos. Di 'empiezo un proyecto nuevo para ...' para crear uno.",
     ),
     "projects": ("Your projects:\n{lines}", "Tus proyectos:\n{lines}"),
+    "answer_cut": ("[answer cut at {size}]", "[respuesta cortada en {size}]"),
     "project_line": (
         "{mark} {name} ({turns} turns, {decisions} decisions)",
         "{mark} {name} ({turns} turnos, {decisions} decisiones)",
     ),
     "confirm_delete": (
         "Delete project '{name}'? This removes {turns} turns, {files} files and {decisions} "
-        "decisions and cannot be undone. Type 'yes' to delete it.",
+        "decisions, what I noted from them and its conversation state, and wipes them from "
+        "the database file; it cannot be undone. Type 'yes' to delete it.",
         "¿Borrar el proyecto '{name}'? Se eliminarán {turns} turnos, {files} archivos y "
-        "{decisions} decisiones, sin posibilidad de deshacerlo. Escribe 'sí' para borrarlo.",
+        "{decisions} decisiones, lo que anoté de ellas y el estado de la conversación, "
+        "borrados también del archivo de datos, sin posibilidad de deshacerlo. "
+        "Escribe 'sí' para borrarlo.",
     ),
     "deleted": (
         "Deleted '{name}' ({turns} turns, {files} files, {decisions} decisions).",
@@ -75,10 +79,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "próxima sesión.",
     ),
     "file_added": (
-        "Added {filename} as a {file_type} ({chars} characters). I'll use it as project "
+        "Added {filename} as a {file_type} ({chars} characters{cut}). I'll use it as project "
         "context.{preview}",
-        "He añadido {filename} como {file_type} ({chars} caracteres). Lo usaré como contexto "
-        "del proyecto.{preview}",
+        "He añadido {filename} como {file_type} ({chars} caracteres{cut}). Lo usaré como "
+        "contexto del proyecto.{preview}",
+    ),
+    "preferences_ignored": (
+        "Ignored this project's saved {problems}; your settings apply instead.",
+        "He ignorado lo guardado en este proyecto ({problems}); se aplica tu configuración.",
+    ),
+    "file_truncated": (
+        "; truncated: only its beginning is kept, at most {limit:,} characters",
+        "; recortado: solo guardo el principio, como mucho {limit:,} caracteres",
     ),
     "file_duplicate": (
         "{filename} is already in this project (same content); nothing added.",

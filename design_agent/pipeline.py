@@ -35,8 +35,9 @@ from design_agent.clarify import TaskChooser
 from design_agent.conversation import (
     ConversationState,
     LastAnswer,
+    claim_state,
+    finish_state,
     load_state,
-    save_state,
 )
 from design_agent.errors import CancelledError, DesignAgentError
 from design_agent.events import (
@@ -66,15 +67,16 @@ from design_agent.memory import Memory
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.messages import say
 from design_agent.models import Agent
+from design_agent.preferences import resolve_preferences
 from design_agent.prompt import PastTurn, assemble
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.providers.routing import choose_tier
 from design_agent.providers.run import ProviderRun
-from design_agent.providers.runner import start
+from design_agent.providers.runner import cancel_all, start
 from design_agent.recording import save_answer, save_exchange, save_request
 from design_agent.session import Services
-from design_agent.settings import Settings
+from design_agent.settings import EffectiveSettings
 from design_agent.turn import (
     RECENT_TURNS,
     Chosen,
@@ -122,9 +124,14 @@ class Pipeline:
         self.event_log = services.event_log  # also routes log records to the home's logs/
         self.chooser = TaskChooser(services)
         self._run: ProviderRun | None = None
+        self._cancelled = False
+        self._ignored: set[str] = set()  # stored preferences already said to be ignored
 
     def cancel(self) -> None:
-        """Cancel the answer being streamed, if any (safe from a signal handler)."""
+        """Cancel this turn's provider runs: the answer being streamed or still to come,
+        the model's choice of method (safe from a signal handler)."""
+        self._cancelled = True
+        cancel_all()
         if self._run is not None:
             self._run.cancel()
 
@@ -143,6 +150,7 @@ class Pipeline:
                 seen.append(event)
                 yield event
         finally:
+            self._cancelled = False  # a cancel ends this turn, never the next one
             self.event_log.write(seen)
 
     def act(self, envelope: ActionEnvelope) -> Iterator[Any]:
@@ -150,26 +158,26 @@ class Pipeline:
         seen: list[Any] = []
         timer = Timer()
         project = self.memory.active_project()
-        state = load_state(self.memory, project.id if project else None)
+        state = claim_state(self.memory, project.id if project else None)
         language = str(state.language or self.memory.get_state("last_language") or "en")
         request = TurnRequest(f"/{envelope.name}")
-        prefs = self._preferences(project, request, language, self.services.settings.values)
+        prefs = self._preferences(project, request, language, self.services.settings)
         turn = TurnState(request, project, None, prefs, state)
         try:
             for event in self._meta(envelope, turn, timer):
                 seen.append(event)
                 yield event
         finally:
-            save_state(self.memory, turn.conversation)
+            finish_state(self.memory, turn.conversation)
             self.event_log.write(seen)
 
     def _steps(self, request: TurnRequest) -> Iterator[Any]:
         timer = Timer()
         project = self.memory.find_project(request.project) if request.project else None
         project = project or self.memory.active_project()
-        state = load_state(self.memory, project.id if project else None)
-        settings = self.services.settings.values
-        language = self._language(request.message, settings.language, state)
+        state = claim_state(self.memory, project.id if project else None)
+        settings = self.services.settings
+        language = self._language(request.message, settings.values.language, state)
         prefs = self._preferences(project, request, language, settings)
         yield PreferencesLoaded(
             step=0,
@@ -179,28 +187,45 @@ class Pipeline:
             provider=prefs.provider,
             tier=prefs.tier,
         )
+        yield from self._ignored_notice(prefs)
         context = self.memory.project_context(project.id, turns=RECENT_TURNS) if project else None
         yield _context_event(context, timer)
         turn = TurnState(request, project, context, prefs, state)
         try:
             yield from self._route(turn, timer)
         finally:
-            save_state(self.memory, turn.conversation)
+            finish_state(self.memory, turn.conversation)
 
     # -- steps 0-2 -----------------------------------------------------------------------------
 
     def _preferences(
-        self, project: Project | None, request: TurnRequest, language: str, settings: Settings
+        self,
+        project: Project | None,
+        request: TurnRequest,
+        language: str,
+        settings: EffectiveSettings,
     ) -> Preferences:
-        stored = (self.memory.metadata(project.id).get("preferences") if project else None) or {}
-        stored = stored if isinstance(stored, dict) else {}
+        """The user's settings; the project's stored preferences fill only what the user
+        left unset, and bad stored values are ignored (see preferences.py)."""
+        stored = self.memory.metadata(project.id).get("preferences") if project else None
+        flags = {"provider": request.provider, "tier": request.tier}
+        resolved = resolve_preferences(settings, stored, set(self.services.adapters), flags)
         return Preferences(
-            settings=settings,
+            settings=settings.values,
             language=language,
-            verbosity=str(stored.get("verbosity") or settings.verbosity),
-            provider=request.provider or str(stored.get("provider") or settings.provider),
-            tier=request.tier or str(stored.get("tier") or settings.tier),
+            verbosity=resolved.values["verbosity"],
+            provider=resolved.values["provider"],
+            tier=resolved.values["tier"],
+            ignored=tuple(resolved.ignored),
         )
+
+    def _ignored_notice(self, prefs: Preferences) -> Iterator[ActionDone]:
+        """Say once per session which of the project's stored preferences were ignored."""
+        fresh = [problem for problem in prefs.ignored if problem not in self._ignored]
+        if fresh:
+            self._ignored.update(fresh)
+            message = say("preferences_ignored", prefs.language, problems="; ".join(fresh))
+            yield ActionDone(action="preferences.ignored", message=message)
 
     def _language(self, message: str, setting: str, state: ConversationState) -> str:
         """The user's language wins; short messages ("2", "ok", "cambia a Acme") keep the
@@ -293,8 +318,8 @@ class Pipeline:
         target = result.project_id or current
         if target is not None and target != turn.conversation.project_id:
             turn.conversation.pending = None
-            save_state(self.memory, turn.conversation)
-            turn.conversation = load_state(self.memory, target)
+            finish_state(self.memory, turn.conversation)
+            turn.conversation = claim_state(self.memory, target)
             turn.conversation.language = turn.language  # type: ignore[assignment]
         turn.conversation.pending = pending
         yield result.done
@@ -415,9 +440,12 @@ class Pipeline:
             resolution.spec.name,
         )
         stream = AnswerStream(
-            start(resolution.spec, request.built, turn.prefs.settings, self.services.environ)
+            start(resolution.spec, request.built, turn.prefs.settings, self.services.environ),
+            scan_tags=not resolution.spec.is_offline,  # not a model: see answer_stream
         )
         self._run = stream.run
+        if self._cancelled:  # cancelled before the answer began: it never starts
+            stream.run.cancel()
         try:
             yield from stream.events()
         finally:

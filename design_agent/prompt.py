@@ -3,6 +3,10 @@
 Priority (highest first): the current message; persona and project context;
 the method (task and guide sections); recent turns; older turns found by
 search. Each lower part gets what is left after the ones above it.
+
+Everything quoted in the user prompt (the message, the project's metadata,
+briefs and decisions, past turns) goes through `tags.inert`: only the system
+prompt may spell a tag, and only the model's answer is scanned for one.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass, field
 
 from design_agent.knowledge import Knowledge, Section
 from design_agent.models import Agent, Task
+from design_agent.tags import inert
 from design_agent.textutil import estimate_tokens
 
 ANSWER_RESERVE = 0.25  # share of the context window left for the answer
@@ -45,7 +50,7 @@ class ProjectContext:
             lines += [f"- {d} (because {r})" if r else f"- {d}" for d, r in self.decisions]
         for filename, content in self.briefs:
             lines.append(f"Brief {filename}:\n{content.strip()}")
-        return _clip("\n".join(lines), max_tokens)
+        return _clip(inert("\n".join(lines)), max_tokens)
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,7 @@ def assemble(
 ) -> AssembledPrompt:
     """Build the system prompt and the user prompt within `context_limit` tokens."""
     budget = int(context_limit * (1 - ANSWER_RESERVE))
-    current = _clip(message, budget // 2)
+    current = _clip(inert(message), budget // 2)
     persona = persona_block(agent, task, language, verbosity, assumptions)
     used = estimate_tokens(current) + estimate_tokens(persona)
     context = project.render(max(0, (budget - used) // 3)) if project else ""
@@ -151,7 +156,7 @@ def _turns(title: str, turns: Sequence[PastTurn], max_tokens: int) -> tuple[str,
     kept: list[str] = []
     used = estimate_tokens(title) + 1
     for turn in reversed(turns):
-        line = f"{turn.role}{f' ({turn.when})' if turn.when else ''}: {turn.text}"
+        line = f"{turn.role}{f' ({turn.when})' if turn.when else ''}: {inert(turn.text)}"
         if used + estimate_tokens(line) > max_tokens:
             break
         kept.append(line)

@@ -2,7 +2,8 @@
 
 Whatever happens to the answer (complete, failed, cancelled), both turns are
 saved, with the task, persona, provider, model, tier, tokens, cost and the
-checklist. Decisions the model proposed are not stored here: they wait for
+checklist (which says `truncated` when the answer was cut at its size
+limit). Decisions the model proposed are not stored here: they wait for
 the user's confirmation in the conversation state.
 """
 
@@ -53,7 +54,12 @@ def save_answer(
     tokens = None
     if usage and (usage.input_tokens is not None or usage.output_tokens is not None):
         tokens = (usage.input_tokens or 0) + (usage.output_tokens or 0)
-    checklist = {**validation.model_dump(), "score": validation.score, "tier_reason": tier_reason}
+    checklist = {
+        **validation.model_dump(),
+        "score": validation.score,
+        "tier_reason": tier_reason,
+        "truncated": stream.truncated,  # cut at the answer limit (providers/run.py)
+    }
     turn = memory.add_turn(
         project.id,
         "agent",

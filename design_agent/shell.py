@@ -18,7 +18,8 @@ from pydantic import ValidationError
 from design_agent import __version__
 from design_agent.actions import ActionEnvelope
 from design_agent.actions.summaries import last_conversation
-from design_agent.cli.output import console
+from design_agent.cli.output import clean_text, console
+from design_agent.cli.signals import cancelling_signals
 from design_agent.cli.turn_view import TurnView
 from design_agent.errors import CancelledError, DesignAgentError, UsageError
 from design_agent.fsutil import touch_private
@@ -42,6 +43,7 @@ class Shell:
         self.pipeline = Pipeline(services)
         self.commands = SlashCommands(self)
         self.running = True
+        self.exit_code = 0  # 128 + the signal that ended the session (SIGTERM, SIGHUP)
 
     @property
     def language(self) -> str:
@@ -71,7 +73,7 @@ class Shell:
         question = self.pipeline.open_question()
         if question:  # left open when the last session ended: put it again, on screen
             lines.append(say("banner_pending", language, question=question))
-        return "\n".join(lines)
+        return clean_text("\n".join(lines))  # project names and the question are data
 
     def _provider_line(self) -> str:
         resolution = self.services.resolve()
@@ -110,6 +112,15 @@ class Shell:
         self.show(self.pipeline.act(envelope))
 
     def show(self, events: Iterator[Any]) -> None:
+        """Render a turn's events; Ctrl-C, SIGTERM and SIGHUP cancel it (partial answer
+        kept), and the last two then end the session."""
+        with cancelling_signals(self.pipeline.cancel, last=False) as signals:
+            self._show(events)
+        if signals.ending:
+            self.running = False
+            self.exit_code = int(signals.exit_code)
+
+    def _show(self, events: Iterator[Any]) -> None:
         """Render a turn's events; an error is one line and the session carries on."""
         view = TurnView("text")
         try:
@@ -117,15 +128,13 @@ class Shell:
                 view.show(event)
         except CancelledError as e:
             view.close()
-            console().print(
-                say("cancelled", self.language, message=e.message), style="yellow", markup=False
-            )
+            said = say("cancelled", self.language, message=e.message)
+            console().print(clean_text(said), style="yellow", markup=False)
             return
         except DesignAgentError as e:
             view.close()
-            console().print(
-                say("error", self.language, message=e.message), style="red", markup=False
-            )
+            said = say("error", self.language, message=e.message)
+            console().print(clean_text(said), style="red", markup=False)
             return
         view.close()
 
@@ -141,17 +150,18 @@ class Shell:
         console().print(self.banner(), markup=False, highlight=False)
         while self.running:
             try:
-                line = session.prompt(self._prompt_text())
+                self.handle(session.prompt(self._prompt_text()))
             except KeyboardInterrupt:
-                continue  # Ctrl-C at the prompt clears the line
+                # At the prompt it clears the line; between prompts it must not end the
+                # session (an answer being streamed handles Ctrl-C itself).
+                continue
             except EOFError:
                 break
-            self.handle(line)
         console().print(say("bye", self.language), markup=False)
 
     def _prompt_text(self) -> str:
         project = self.services.memory.active_project()
-        return f"{project.name if project else 'design-agent'} › "
+        return f"{clean_text(project.name, one_line=True) if project else 'design-agent'} › "
 
     def _prompt_session(self) -> PromptSession[str]:
         from prompt_toolkit import PromptSession
@@ -191,7 +201,7 @@ class SlashCommands:
             self._say("slash_unknown", word=word)
 
     def _print(self, text: str) -> None:
-        console().print(text, markup=False, highlight=False)
+        console().print(clean_text(text), markup=False, highlight=False)
 
     def _say(self, key: str, **values: object) -> None:
         self._print(say(key, self.shell.language, **values))
@@ -294,10 +304,11 @@ def _upload_arguments(argument: str) -> tuple[str, str]:
     return " ".join(words), file_type
 
 
-def run_shell(services: Services) -> None:
-    """Interactive on a terminal, one message per line otherwise."""
+def run_shell(services: Services) -> int:
+    """Interactive on a terminal, one message per line otherwise; the exit code."""
     shell = Shell(services)
     if sys.stdin.isatty():
         shell.run_interactive()
     else:
         shell.run_scripted(line.rstrip("\n") for line in sys.stdin)
+    return shell.exit_code

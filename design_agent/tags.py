@@ -3,7 +3,9 @@
 The model's output is untrusted text. Only `<decision rationale="...">...</decision>`
 and `<ask_user>...</ask_user>` are recognised, even when split across chunks;
 anything else, nested or malformed ones included, is passed through as plain
-text and never acted on.
+text and never acted on. Only the model's own text is parsed: whatever is quoted
+to it or to the user (the user's message, project metadata, briefs, stored
+decisions) goes through `inert` first, so it can never open or close a tag.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ MAX_TAG_CHARS = 8000  # a longer "tag" is not one the prompt asked for: show it 
 _OPEN = re.compile(r"<(decision|ask_user)((?:\s+[a-z_]+\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*)\s*>")
 _ATTR = re.compile(r"([a-z_]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 ALLOWED_ATTRS = {"decision": {"rationale"}, "ask_user": set()}
+# The "<" of anything that could open or close a whitelisted tag, in any case.
+_QUOTED_TAG = re.compile(r"<(?=\s*/?\s*(?:decision|ask_user))", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,12 @@ def parse_all(text: str) -> list[Segment]:
     """Parse a complete text at once (same rules as streaming)."""
     parser = TagParser()
     return _merge([*parser.feed(text), *parser.close()])
+
+
+def inert(text: str) -> str:
+    """Quoted text made unable to open or close a tag: `<decision` becomes `&lt;decision`
+    (the form a model reads as a literal "<"). Applied to every input, never to output."""
+    return _QUOTED_TAG.sub("&lt;", text)
 
 
 def strip_tags(text: str) -> str:

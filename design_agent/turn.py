@@ -32,13 +32,15 @@ class TurnRequest:
 
 @dataclass(frozen=True)
 class Preferences:
-    """Step 0, read once per turn: the settings with the project's preferences over them."""
+    """Step 0, read once per turn: the user's settings, with the project's stored
+    preferences filling only what the user left unset (see preferences.py)."""
 
     settings: Settings
     language: str
     verbosity: str
     provider: str
     tier: str
+    ignored: tuple[str, ...] = ()  # stored preferences left out, and why
 
 
 @dataclass

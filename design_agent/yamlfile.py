@@ -4,6 +4,10 @@ Errors in user-edited files must say `path:line: message`. PyYAML's composed
 node tree carries marks, so we build plain Python values from it and keep a
 map from each value's location (a tuple of keys and list indexes, the same
 shape as a pydantic error `loc`) to its 1-based line.
+
+Aliases (`*name`) are refused in every file: nine lines of nested aliases
+(the "billion laughs") expand to a billion values and would hang whatever
+reads them, and no design-agent file needs one.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 import yaml
 
 Loc = tuple[str | int, ...]
+ALIAS_MESSAGE = "aliases are not allowed: write the value out in full"
 
 
 @dataclass
@@ -73,8 +78,35 @@ def load_located(path: Path) -> LocatedYaml:
         raise YamlFileError(Problem(path, None, f"invalid YAML: {e}")) from e
     located = LocatedYaml(path=path, data=None)
     if node is not None:
+        _refuse_aliases(node, text, path)
         located.data = _build(node, (), located.lines, path)
     return located
+
+
+def _refuse_aliases(root: yaml.Node, text: str, path: Path) -> None:
+    """Raise YamlFileError when a node is reached twice: that is what an alias composes to.
+
+    The walk stops at the first repeat, so it is linear even for an alias bomb.
+    """
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise YamlFileError(Problem(path, _alias_line(text), ALIAS_MESSAGE))
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+
+
+def _alias_line(text: str) -> int | None:
+    """The line of the first alias in `text` (parse events: nothing is expanded)."""
+    for event in yaml.parse(text, Loader=_COMPOSER):
+        if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
+            return int(event.start_mark.line) + 1
+    return None
 
 
 def _build(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: Path) -> Any:

@@ -14,12 +14,18 @@ from design_agent.cli import cli
 
 @pytest.fixture(autouse=True)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A fresh, empty design-agent home per test; no DESIGN_AGENT_* leaks in from outside."""
+    """A fresh, empty design-agent home per test; no DESIGN_AGENT_* leaks in from outside.
+
+    The fake CLIs' FAKE_* variables reach them through DESIGN_AGENT_ENV_PASSTHROUGH.
+    """
     for name in list(os.environ):
         if name.startswith("DESIGN_AGENT_"):
             monkeypatch.delenv(name)
     path = tmp_path / "home"
     monkeypatch.setenv("DESIGN_AGENT_HOME", str(path))
+    # The fake CLIs read FAKE_* settings; a provider gets an allow-listed environment
+    # (providers/environment.py), to which a user adds variables exactly like this.
+    monkeypatch.setenv("DESIGN_AGENT_ENV_PASSTHROUGH", "FAKE_*")
     yield path
 
 

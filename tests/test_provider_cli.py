@@ -58,7 +58,7 @@ def test_list_shows_versions_and_the_active_provider(run_cli, path_bin, monkeypa
     assert rows["claude"] == {
         "name": "claude", "display_name": "Claude Code", "installed": True,
         "binary": str(path_bin / "claude"), "version": "2.1.197 (Claude Code)", "active": True,
-        "install_hint": "npm install -g @anthropic-ai/claude-code",
+        "install_hint": "npm install -g @anthropic-ai/claude-code", "probed": True,
     }  # fmt: skip
     assert not rows["offline"]["active"]
 

@@ -35,6 +35,7 @@ from design_agent.errors import (
 )
 from design_agent.providers.events import Done, ProviderFailure, TextDelta, TierChosen, Usage
 from design_agent.providers.request import ProviderRequest
+from design_agent.providers.run import ANSWER_LIMIT_BYTES
 from design_agent.providers.runner import start
 from design_agent.providers.spec import AdapterSpec, Timeouts
 from design_agent.settings import Settings
@@ -199,12 +200,13 @@ def test_utf8_and_json_split_across_reads(adapters, fake):
     assert events[-1].text == "café — ñandú 日本 🎨"
 
 
-def test_a_50_mb_line_is_read_whole(adapters, fake):
+def test_a_50_mb_line_is_read_whole_and_the_answer_kept_is_cut(adapters, fake):
     begun = time.monotonic()
     run = start(adapters["claude"], REQUEST, fake("claude", None, mode="bigline", big_mb=50))
     events = collect(run)
-    assert events[-1].status == "ok"
-    assert len(events[-1].text) == 30_000_000 and events[-1].text.startswith("ab€ab€")
+    assert events[-1].status == "ok" and events[-1].truncated
+    assert events[-1].text.startswith("ab€ab€") and events[-1].text.endswith("[answer cut at 2 MB]")
+    assert len(events[-1].text.encode("utf-8")) <= ANSWER_LIMIT_BYTES + 100
     assert time.monotonic() - begun < 10
     assert wait_group_gone(run.pgid) == []
 
@@ -322,7 +324,7 @@ def test_a_retrying_cli_without_a_stall_signature_ends_at_our_timeout(adapters, 
 
 def test_total_timeout(adapters, fake):
     settings = fake("gemini", "run_gemini_stream", delay=0.2)
-    spec = quick(adapters["gemini"], idle=5, total=0.5)
+    spec = quick(adapters["gemini"], first_output=5, idle=5, total=0.5)
     _, error = failing(start(spec, REQUEST, settings), ProviderTimeoutError)
     assert "did not finish within 0.5 s" in error.message
 

@@ -258,6 +258,7 @@ def test_a_multi_line_paste_is_one_message(env):
 def test_ctrl_c_at_the_prompt_clears_the_line(env):
     child = open_shell(env)
     child.expect("exit to leave")
+    child.expect("design-agent ›")  # the prompt is up: keys now go to it
     child.send("half-typed message")
     child.sendintr()
     child.sendline("/projects")

@@ -37,7 +37,9 @@ def store(
     memory = ctx.services.memory
     with memory.transaction():
         stored = memory.add_decision(project.id, decision, rationale, turn_id)
-        memory.add_process_memory(context or project.name, decision, rationale)
+        memory.add_process_memory(
+            context or project.name, decision, rationale, project_id=project.id
+        )
     return stored
 
 

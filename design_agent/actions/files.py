@@ -3,6 +3,9 @@
 The path is checked before it is read, so the error names it: a missing file
 is NotFoundError, a folder or a file that is not text, markdown or PDF is
 UsageError. Surrounding quotes are dropped; spaces inside the path are kept.
+`files add` and `ask --file` go through the same memory.add_file, so the same
+checks apply: no symbolic link out of its folder, no keys or unknown types,
+and a long text is cut and says "truncated" (memory/documents.py).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from pathlib import Path
 from design_agent.actions.base import ActionContext, ActionResult, action
 from design_agent.actions.inputs import AddFile
 from design_agent.errors import NotFoundError, UsageError
+from design_agent.memory.documents import MAX_TEXT_CHARS
 
 QUOTES = "\"'“”‘’`"
 PREVIEW_CHARS = 200
@@ -38,6 +42,7 @@ def add(data: AddFile, ctx: ActionContext) -> ActionResult:
         filename=info.filename,
         file_type=ctx.say(f"file_type_{info.file_type}"),
         chars=info.chars,
+        cut=ctx.say("file_truncated", limit=MAX_TEXT_CHARS) if added.truncated else "",
         preview=_preview(memory.get_file(info.id).content),
     )
     return ActionResult(done)

@@ -242,6 +242,7 @@ def answer_delete(reply: str, pending: ConfirmDelete, ctx: ActionContext) -> Act
     except UsageError as e:
         counts = {"turns": current.turns, "files": current.files, "decisions": current.decisions}
         raise UsageError(ctx.say("delete_changed", name=pending.name, **counts)) from e
+    ctx.services.event_log.drop_old_lines()  # lines of older versions may hold its words
     counts = {"turns": deleted.turns, "files": deleted.files, "decisions": deleted.decisions}
     done = ctx.done(
         "projects.delete",

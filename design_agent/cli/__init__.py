@@ -118,7 +118,9 @@ def _report(ctx: click.Context, line: str) -> None:
         import traceback
 
         traceback.print_exc()
-    click.echo(line, err=True)
+    from design_agent.cli.output import echo
+
+    echo(line, err=True)  # an error may quote a name or a model's words: cleaned
 
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -158,7 +160,9 @@ def cli(ctx: click.Context, home: str | None, debug: bool) -> None:
     if ctx.invoked_subcommand is None:
         from design_agent.shell import run_shell
 
-        run_shell(ctx.obj.services())
+        code = run_shell(ctx.obj.services())
+        if code:
+            ctx.exit(code)  # ended by SIGTERM or SIGHUP: 128 + the signal
 
 
 def main() -> None:

@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING
 import click
 
 from design_agent.cli.options import app_of, json_option, project_option
+from design_agent.cli.output import echo
+from design_agent.cli.signals import cancelling_signals
 from design_agent.cli.turn_view import TurnView
 from design_agent.errors import DesignAgentError, UsageError
 
 if TYPE_CHECKING:
+    from design_agent.pipeline import Pipeline, TurnRequest
     from design_agent.session import Services
 
 
@@ -72,13 +75,23 @@ def ask(
     pipeline = Pipeline(services)
     view = TurnView(mode="events" if events else "json" if as_json else "text")
     request = TurnRequest(text, project=project_name, provider=provider, tier=tier)
+    # Ctrl-C, SIGTERM and a closed terminal cancel the turn and keep its partial answer.
+    with cancelling_signals(pipeline.cancel, last=True) as signals:
+        error = signals.outcome(_show_turn(pipeline, request, view))
+    if error is not None:
+        raise error
+
+
+def _show_turn(pipeline: Pipeline, request: TurnRequest, view: TurnView) -> DesignAgentError | None:
+    """Show the turn; the error it ended with, if any (the view is closed either way)."""
     try:
         for event in pipeline.run(request):
             view.show(event)
-    except DesignAgentError:
+    except DesignAgentError as e:
         view.close()
-        raise
+        return e
     view.close()
+    return None
 
 
 def _read_message(message: str | None) -> str:
@@ -101,4 +114,5 @@ def _add_file(services: Services, project_name: str | None, path: Path) -> None:
         project = default_project(memory)
     added = memory.add_file(project.id, path)
     state = "already there" if added.duplicate else "added"
-    click.echo(f"{added.file.filename}: {state} to {project.name}", err=True)
+    state += " (truncated)" if added.truncated else ""
+    echo(f"{added.file.filename}: {state} to {project.name}", err=True)

@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 
 from design_agent.cli.options import app_of, json_option, project_option
-from design_agent.cli.output import console, print_json, print_table
+from design_agent.cli.output import clean_text, console, echo, print_json, print_table
 from design_agent.cli.projects import when
+from design_agent.memory.documents import MAX_TEXT_CHARS
 from design_agent.memory.models import FILE_TYPES
 
 
@@ -16,8 +17,10 @@ from design_agent.memory.models import FILE_TYPES
 def files() -> None:
     """Add briefs and other documents to a project, and list them.
 
-    Text, markdown and PDF files are accepted; their text is stored in the
-    project so every answer can use it.
+    Text, markdown and PDF files (.txt, .text, .md, .markdown, .pdf) are
+    accepted; their text (at most 200,000 characters) is stored in the project
+    so every answer can use it. Other files, and links out of their folder,
+    are refused.
 
     \b
     Examples:
@@ -56,14 +59,16 @@ def files_add(
         return
     stored = added.file
     if added.duplicate:
-        click.echo(
+        echo(
             f"Already in '{project.name}' as {stored.filename} "
             f"(added {when(stored.uploaded_at)}); nothing changed."
         )
         return
-    click.echo(
+    limit = f"; truncated: only its beginning is kept, at most {MAX_TEXT_CHARS:,}"
+    cut = limit if added.truncated else ""
+    echo(
         f"Added {stored.filename} to '{project.name}' as {stored.file_type} "
-        f"({stored.chars:,} characters)."
+        f"({stored.chars:,} characters{cut})."
     )
 
 
@@ -127,7 +132,7 @@ def decisions_add(
     if as_json:
         print_json(recorded)
         return
-    click.echo(f"Recorded decision {recorded.id} in '{project.name}'.")
+    echo(f"Recorded decision {recorded.id} in '{project.name}'.")
 
 
 @decisions.command("list")
@@ -202,14 +207,15 @@ def history(ctx: click.Context, count: int, project_name: str | None, as_json: b
         print_json(turns)
         return
     if not turns:
-        click.echo(f"No conversation yet in '{project.name}'. Start one: design-agent ask \"...\"")
+        echo(f"No conversation yet in '{project.name}'. Start one: design-agent ask \"...\"")
         return
     out = console()
     for turn in turns:
         status = "" if turn.status == "complete" else f" [{turn.status}]"
         task = f" ({turn.task_id})" if turn.task_id else ""
-        out.print(f"{when(turn.timestamp)} {turn.role}{task}{status}", markup=False, style="bold")
-        out.print(turn.message, markup=False, highlight=False)
+        heading = clean_text(f"{when(turn.timestamp)} {turn.role}{task}{status}", one_line=True)
+        out.print(heading, markup=False, style="bold")
+        out.print(clean_text(turn.message), markup=False, highlight=False)
         out.print()
 
 
@@ -259,11 +265,13 @@ def search(
         print_json(results)
         return
     if not results.groups:
-        click.echo(f"Nothing found for: {' '.join(results.terms) or query}")
+        echo(f"Nothing found for: {' '.join(results.terms) or query}")
         return
     out = console()
     for group in results.groups:
-        out.print(group.project.name, markup=False, style="bold")
+        out.print(clean_text(group.project.name, one_line=True), markup=False, style="bold")
         for hit in group.hits:
-            out.print(f"  {hit.kind} · {when(hit.timestamp)} · {hit.title}", markup=False)
-            out.print(f"    {hit.snippet}", markup=False, highlight=False)
+            title = clean_text(f"{hit.kind} · {when(hit.timestamp)} · {hit.title}", one_line=True)
+            out.print(f"  {title}", markup=False)
+            snippet = clean_text(hit.snippet, one_line=True)
+            out.print(f"    {snippet}", markup=False, highlight=False)

@@ -1,8 +1,14 @@
-"""The one console: every command prints through these helpers."""
+"""The one console: every command prints through these helpers.
+
+Text that came from a model, a file or an import goes through `clean_text`
+before text mode prints it: colour codes come from our own renderer only,
+never from the data (JSON output keeps the data, JSON-escaped).
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +16,17 @@ import click
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+# Escape sequences, 7-bit and 8-bit: CSI (colours, cursor, clear screen); OSC, DCS, SOS,
+# PM and APC up to their terminator or the end (title, clipboard); any other ESC pair.
+_SEQUENCES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?|\x9b[0-?]*[ -/]*[@-~]?"
+    r"|[\x1b][\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]?"
+)
+# What is left of C0 and C1 but tab and newline (a bare CR, BEL, a lone ESC, DEL).
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @cache
@@ -19,6 +36,21 @@ def console() -> Console:
 
     # soft_wrap: the terminal wraps long lines, so a message is never split by us.
     return Console(highlight=False, soft_wrap=True)
+
+
+def clean_text(text: str, one_line: bool = False) -> str:
+    """`text` safe for a terminal: escape sequences and control characters dropped (tab and
+    newline kept, CRLF read as a newline). `one_line` (a table cell, a name) also shows each
+    line break as a visible ␤, so a value can never split a row."""
+    text = _CONTROLS.sub("", _SEQUENCES.sub("", text.replace("\r\n", "\n")))
+    if one_line:
+        text = text.replace("\n", "␤").replace("\t", " ")
+    return text
+
+
+def echo(text: str, err: bool = False) -> None:
+    """A message that names data (a project, a file), cleaned, on stdout (or stderr)."""
+    click.echo(clean_text(text), err=err)
 
 
 def print_json(data: Any) -> None:
@@ -39,10 +71,11 @@ def _plain(data: Any) -> Any:
 def print_table(title: str | None, columns: list[str], rows: list[list[str]]) -> None:
     """A simple table; plain aligned text when not on a terminal."""
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=title, show_edge=False, header_style="bold", box=None, pad_edge=False)
     for column in columns:
         table.add_column(column)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(clean_text(cell, one_line=True)) for cell in row))
     console().print(table)

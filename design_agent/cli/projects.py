@@ -5,14 +5,19 @@ from __future__ import annotations
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from design_agent.cli.options import app_of, json_option
-from design_agent.cli.output import console, print_json, print_table
-from design_agent.errors import NotFoundError
+from design_agent.cli.output import clean_text, console, echo, print_json, print_table
+from design_agent.errors import DesignAgentError, NotFoundError
+from design_agent.logs import EventLog
 from design_agent.memory.lookup import ProjectLookup
 from design_agent.memory.models import Project
+
+if TYPE_CHECKING:
+    from design_agent.cli.context import AppContext
 
 
 def when(moment: datetime | None) -> str:
@@ -51,7 +56,7 @@ def projects_list(ctx: click.Context, as_json: bool) -> None:
         print_json(items)
         return
     if not items:
-        click.echo('No projects yet. Create one: design-agent projects create "My product"')
+        echo('No projects yet. Create one: design-agent projects create "My product"')
         return
     rows = [
         [
@@ -84,7 +89,7 @@ def projects_create(ctx: click.Context, name: str, as_json: bool) -> None:
     if as_json:
         print_json(project)
         return
-    click.echo(f"Created project '{project.name}' (id {project.id}); it is now active.")
+    echo(f"Created project '{project.name}' (id {project.id}); it is now active.")
 
 
 @projects.command("switch")
@@ -111,7 +116,7 @@ def projects_switch(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
     if as_json:
         print_json(project)
         return
-    click.echo(f"Active project: {project.name}")
+    echo(f"Active project: {project.name}")
 
 
 def _confirmed_guess(found: ProjectLookup, yes: bool, as_json: bool) -> Project:
@@ -119,7 +124,7 @@ def _confirmed_guess(found: ProjectLookup, yes: bool, as_json: bool) -> Project:
     guess = found.suggestion
     if guess is not None and (yes or _interactive()):
         question = f"No project is called '{found.asked}'. Switch to '{guess.name}'?"
-        if yes or click.confirm(question, default=True, err=as_json):
+        if yes or click.confirm(clean_text(question), default=True, err=as_json):
             return guess
     hint = f" Did you mean: {guess.name}? (add --yes to switch to it)" if guess else ""
     known = f" Projects: {', '.join(found.names)}." if found.names and not guess else ""
@@ -150,7 +155,7 @@ def projects_rename(ctx: click.Context, old: str, new: str, as_json: bool) -> No
     if as_json:
         print_json(project)
         return
-    click.echo(f"Renamed to '{project.name}' (id {project.id}).")
+    echo(f"Renamed to '{project.name}' (id {project.id}).")
 
 
 @projects.command("delete")
@@ -161,27 +166,36 @@ def projects_rename(ctx: click.Context, old: str, new: str, as_json: bool) -> No
 def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> None:
     """Delete project NAME and everything in it, after showing what will go.
 
-    Without --yes, prints the number of turns, files and decisions that will
-    be removed and asks for confirmation.
+    Without --yes, prints what will be removed (turns, files, decisions,
+    metadata, process-memory entries, its conversation state) and asks for
+    confirmation. The deleted text is also wiped from the database file;
+    logs/events.jsonl never holds it.
 
     \b
     Example:
       design-agent projects delete "Old idea" --yes
     """
-    memory = app_of(ctx).memory
+    app = app_of(ctx)
+    memory = app.memory
     report = memory.deletion_report(memory.find_project(name).id)
     summary = (
-        f"{report.turns} turns, {report.files} files, {report.decisions} decisions "
-        f"and {report.metadata} metadata entries"
+        f"{report.turns} turns, {report.files} files, {report.decisions} decisions, "
+        f"{report.metadata} metadata entries, {report.process_memory} process-memory entries "
+        "and its conversation state"
     )
     if not yes:
-        click.echo(f"Deleting '{report.project.name}' removes {summary}.", err=as_json)
+        echo(
+            f"Deleting '{report.project.name}' removes {summary}, and wipes them from the "
+            "database file (logs/ keeps no text of them).",
+            err=as_json,
+        )
         click.confirm("Delete it?", abort=True, err=as_json)
     deleted = memory.delete_project(report)
+    EventLog(app.home.logs_dir).drop_old_lines()
     if as_json:
         print_json({"deleted": True, **deleted.model_dump(mode="json")})
         return
-    click.echo(f"Deleted '{deleted.project.name}' ({summary}).")
+    echo(f"Deleted '{deleted.project.name}' ({summary}).")
 
 
 @projects.command("show")
@@ -213,16 +227,17 @@ def projects_show(ctx: click.Context, name: str | None, as_json: bool) -> None:
         print_json(data)
         return
     out = console()
-    out.print(f"{project.name}  (id {project.id})", markup=False, style="bold")
+    heading = clean_text(f"{project.name}  (id {project.id})", one_line=True)
+    out.print(heading, markup=False, style="bold")
     out.print(f"created {when(project.created_at)}, last used {when(project.last_accessed)}")
     out.print(f"{report.turns} turns, {report.files} files, {report.decisions} decisions")
     if last is not None:
-        out.print(f"last turn {when(last.timestamp)}, task {last.task_id or '-'}")
+        out.print(f"last turn {when(last.timestamp)}, task {last.task_id or '-'}", markup=False)
     for key, value in context.metadata.items():
-        out.print(f"{key}: {value}", markup=False)
+        out.print(clean_text(f"{key}: {value}"), markup=False)
     for decision in context.decisions:
         why = f" — {decision.rationale}" if decision.rationale else ""
-        out.print(f"- {decision.decision}{why}", markup=False)
+        out.print(clean_text(f"- {decision.decision}{why}"), markup=False)
 
 
 @projects.command("export")
@@ -247,7 +262,7 @@ def projects_export(ctx: click.Context, name: str, file: Path, as_json: bool) ->
     if as_json:
         print_json({"project": bundle.project, "file": str(file), **counts})
         return
-    click.echo(
+    echo(
         f"Exported '{bundle.project.name}' to {file} "
         f"({counts['turns']} turns, {counts['files']} files, "
         f"{counts['decisions']} decisions)."
@@ -272,8 +287,22 @@ def projects_import(ctx: click.Context, file: Path, new_name: str | None, as_jso
       design-agent projects import checkout-backup.json
       design-agent projects import checkout-backup.json --name "Checkout (restored)"
     """
-    project = app_of(ctx).memory.import_project(file, new_name)
+    app = app_of(ctx)
+    project = app.memory.import_project(
+        file,
+        new_name,
+        providers=_provider_names(app),
+        warn=lambda problem: echo(f"Warning: {file}: {problem}", err=True),
+    )
     if as_json:
         print_json(project)
         return
-    click.echo(f"Imported '{project.name}' (id {project.id}).")
+    echo(f"Imported '{project.name}' (id {project.id}).")
+
+
+def _provider_names(app: AppContext) -> set[str] | None:
+    """This home's provider names, to check an import's preferences (None: form only)."""
+    try:
+        return set(app.services().adapters)
+    except DesignAgentError:
+        return None  # a broken catalogue must not stop a restore

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from design_agent.providers.run import ProviderRun
     from design_agent.providers.spec import AdapterSpec
 
-DOCTOR_EXIT = {"ready": 0, "not installed": 4, "not logged in": 4, "broken": 5}
+DOCTOR_EXIT = {"ready": 0, "not installed": 4, "not logged in": 4, "broken": 5, "not probed": 0}
 
 
 @click.group()
@@ -59,6 +59,9 @@ def _adapter(adapters: dict[str, AdapterSpec], name: str) -> AdapterSpec:
 def providers_list(ctx: click.Context, as_json: bool) -> None:
     """List every provider: installed or not, its version, and the active one (*).
 
+    Runs only the bundled CLIs' version flags; your own adapters are shown as
+    "not probed" (try one with `providers doctor NAME`).
+
     \b
     Example:
       design-agent providers list --json
@@ -76,7 +79,7 @@ def providers_list(ctx: click.Context, as_json: bool) -> None:
             i.name,
             i.display_name,
             "yes" if i.installed else "no",
-            i.version or "-",
+            i.version or ("not probed" if i.installed and not i.probed else "-"),
             (i.binary or "built in") if i.installed else "-",
         ]
         for i in infos
@@ -101,8 +104,10 @@ def providers_doctor(ctx: click.Context, name: str | None, timeout: float, as_js
     """Check providers: installed, `--version` works, and a tiny request is answered.
 
     Prints a verdict per provider (ready / not installed / not logged in /
-    broken) with the fix. With NAME, exits 4 or 5 when it is not ready;
-    without, when the active provider is not ready.
+    broken / not probed) with the fix. With NAME, exits 4 or 5 when it is not
+    ready; without, when the active provider is not ready. Your own adapters
+    (files in the home) run only when named, and only if they declare
+    `version_args`; otherwise they are "not probed".
 
     \b
     Examples:
@@ -118,7 +123,9 @@ def providers_doctor(ctx: click.Context, name: str | None, timeout: float, as_js
     results = []
     # Probes run side by side; verdicts print in order as soon as each is known.
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
-        for diagnosis in pool.map(lambda each: diagnose(adapters[each], settings, timeout), names):
+        named = name is not None
+        diagnoses = pool.map(lambda n: diagnose(adapters[n], settings, timeout, named=named), names)
+        for diagnosis in diagnoses:
             results.append(diagnosis)
             if not as_json:
                 _print_diagnosis(diagnosis)

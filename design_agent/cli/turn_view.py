@@ -2,17 +2,22 @@
 
 Three modes: `text` streams the answer as markdown and ends with a footer
 line; `events` prints every event as a JSON line as it happens; `json` prints
-one object at the end.
+one object at the end. In text mode every string is cleaned of terminal
+escapes first (`clean_text`): the answer, its questions and proposed
+decisions, and names and snippets in action messages all came from a model,
+a file or an import.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 import click
 
-from design_agent.cli.output import console
+from design_agent.cli.output import clean_text, console
 from design_agent.events import (
     ActionDone,
     ChoiceNeeded,
@@ -25,7 +30,7 @@ from design_agent.messages import say
 from design_agent.providers.events import TextDelta
 from design_agent.render import MarkdownStream
 
-Mode = Literal["text", "events", "json"]
+Mode = Literal["text", "events", "json", "gone"]
 
 
 class TurnView:
@@ -33,7 +38,6 @@ class TurnView:
 
     def __init__(self, mode: Mode = "text") -> None:
         self.mode = mode
-        self.text = ""
         self.stream: MarkdownStream | None = None
         self.after: list[str] = []
         self.finished: TurnFinished | None = None
@@ -47,47 +51,68 @@ class TurnView:
             self.matched = event
         if isinstance(event, PreferencesLoaded | TurnFinished):
             self.language = event.language
+        _unless_gone(self, lambda: self._output(event))
+
+    def _output(self, event: Any) -> None:
         if self.mode == "events":
             click.echo(event.model_dump_json())
         elif self.mode == "text":
             self._show_text(event)
 
     def close(self) -> None:
+        _unless_gone(self, self._close)
+
+    def _close(self) -> None:
         if self.mode == "json" and self.finished is not None:
             data = self.finished.model_dump(mode="json")
             click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         elif self.mode == "text":
             self._end_stream()
             for line in self.after:
-                console().print(line, markup=False, highlight=False)
+                _print(line)
             self.after = []
             if self.finished is not None and self.finished.task:
-                line = footer(self.finished, self.matched)
-                console().print(line, style="dim", markup=False)
+                _print(footer(self.finished, self.matched), style="dim")
 
     def _show_text(self, event: Any) -> None:
         if isinstance(event, TextDelta):
-            self.text += event.text
             if self.stream is None:
                 self.stream = MarkdownStream(console())
-            self.stream.update(self.text)
+            self.stream.feed(clean_text(event.text))
         elif isinstance(event, TaskMatched) and event.band == "MEDIUM" and event.alternates:
             names = ", ".join(o.name for o in event.alternates[:3])
-            line = say("using_medium", self.language, name=event.name, names=names)
-            console().print(line, style="dim", markup=False)
+            _print(say("using_medium", self.language, name=event.name, names=names), style="dim")
         elif isinstance(event, QuestionAsked):
             self.after.append(say("question_mark", self.language, question=event.question))
         elif isinstance(event, ActionDone):
             self._end_stream()
-            console().print(event.message, markup=False, highlight=False)
+            _print(event.message)
         elif isinstance(event, ChoiceNeeded):
             lines = [event.question, *(f"  {o.number}. {o.name}" for o in event.options)]
-            console().print("\n".join(lines), markup=False, highlight=False)
+            _print("\n".join(lines))
 
     def _end_stream(self) -> None:
         if self.stream is not None:
             self.stream.finish()
             self.stream = None
+
+
+def _unless_gone(view: TurnView, output: Callable[[], None]) -> None:
+    """A write that fails because the terminal was closed (EIO, before SIGHUP's handler
+    sends output to /dev/null) ends the showing, never the turn: it goes on to be saved."""
+    if view.mode == "gone":
+        return
+    try:
+        output()
+    except OSError as e:
+        if e.errno != errno.EIO:
+            raise
+        view.mode = "gone"
+
+
+def _print(text: str, style: str | None = None) -> None:
+    """One message in text mode, cleaned of anything a terminal would act on."""
+    console().print(clean_text(text), style=style, markup=False, highlight=False)
 
 
 def footer(finished: TurnFinished, matched: TaskMatched | None) -> str:

@@ -2,7 +2,9 @@
 
 Both are global, not per project: they are what design-agent learns about
 working with this user. Agent state is a small JSON key/value store (the
-active project, the last provider used, ...).
+active project, the last provider used, ...). A process-memory entry made in
+a project is linked to it (`project_id`, schema version 4), so deleting the
+project forgets it too.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from design_agent.memory.db import one, rows, rows_by_id, scalar, transaction
 from design_agent.memory.models import ProcessMemory, ScoredProcessMemory
 from design_agent.memory.text import match_expression, query_terms, stem_terms
 
-PROCESS_COLUMNS = "id, context, decision, rationale, outcome, lessons, timestamp"
+PROCESS_COLUMNS = "id, context, decision, rationale, outcome, lessons, timestamp, project_id"
 PROCESS_WEIGHTS = (1.0, 2.0, 1.0, 1.0, 1.5)  # context, decision, rationale, outcome, lessons
 
 
@@ -42,16 +44,19 @@ def delete_state(db: sqlite_utils.Database, key: str) -> None:
     db.execute("DELETE FROM agent_state WHERE key = ?", [key])
 
 
-def add_process_memory(db: sqlite_utils.Database, entry: dict[str, str], now: str) -> ProcessMemory:
-    """Record what the agent decided, in which context, why, what came of it, and lessons."""
+def add_process_memory(
+    db: sqlite_utils.Database, entry: dict[str, str], now: str, project_id: str | None = None
+) -> ProcessMemory:
+    """Record what the agent decided, in which context, why, what came of it, and lessons;
+    linked to `project_id` (if given), it goes when that project is deleted."""
     if not entry.get("context", "").strip() or not entry.get("decision", "").strip():
         raise UsageError("process memory needs a context and a decision")
     fields = ("context", "decision", "rationale", "outcome", "lessons")
     with transaction(db):
         cursor = db.execute(
             "INSERT INTO process_memory (context, decision, rationale, outcome, lessons, "
-            "timestamp) VALUES (?, ?, ?, ?, ?, ?)",
-            [*(entry.get(f, "").strip() for f in fields), now],
+            "timestamp, project_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [*(entry.get(f, "").strip() for f in fields), now, project_id],
         )
     return get_process_memory(db, int(cursor.lastrowid or 0))
 

@@ -13,10 +13,18 @@ Durability choices, and why:
 - foreign_keys on, so deleting a project cascades to all of its rows.
 - The file (and so its -wal and -shm, which SQLite creates with the file's
   mode) is 0600.
+- A file already at the path is identified from its header BEFORE anything is
+  changed: something that is not SQLite, or an SQLite file of another program
+  (tables but no schema version of ours), or one from a newer design-agent, is
+  refused with its bytes, mode and journal mode untouched.
+- secure_delete is FAST on every connection (deleted rows are zeroed inside
+  their pages at no extra I/O); deleting a project turns it fully ON (see
+  projects.delete), so freed pages are zeroed as well.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -29,18 +37,29 @@ from typing import Any
 import sqlite_utils
 
 from design_agent.errors import ConfigError
-from design_agent.fsutil import FILE_MODE, ensure_private_dir, touch_private
+from design_agent.fsutil import (
+    FILE_MODE,
+    NotWritableError,
+    create_private,
+    shared_mode,
+    warn_shared,
+)
 from design_agent.memory.schema import LATEST_VERSION, MIGRATIONS
 
 BUSY_TIMEOUT_S = 30.0
 Params = tuple[Any, ...] | list[Any] | dict[str, Any]
+SQLITE_MAGIC = b"SQLite format 3\x00"
+HOME_HINT = "use a folder you can write: --home PATH or DESIGN_AGENT_HOME"
+WARNED_KEY = "shared_home_warned"  # agent state: the home and mode already warned about
 
 
 def connect(path: Path, version: int = LATEST_VERSION) -> sqlite_utils.Database:
     """Open (creating if needed) the database at `path`, migrated to `version`."""
-    if not path.parent.exists():
-        ensure_private_dir(path.parent)  # never chmod a folder we did not create
-    touch_private(path)
+    try:
+        if not create_private(path):
+            identify(path)  # refuse a foreign file before changing anything about it
+    except NotWritableError as e:
+        raise ConfigError(f"{e.message}; {HOME_HINT}") from e
     try:
         conn = sqlite3.connect(
             path, timeout=BUSY_TIMEOUT_S, isolation_level=None, cached_statements=1024
@@ -49,12 +68,62 @@ def connect(path: Path, version: int = LATEST_VERSION) -> sqlite_utils.Database:
         _configure(db)
         migrate(db, path, version)
     except sqlite3.DatabaseError as e:
-        raise ConfigError(
-            f"{path} is not a readable design-agent database ({e}); "
-            "move it aside or use another --home"
-        ) from e
+        raise _unusable(path, e) from e
     _tighten(path)
+    _warn_if_shared(db, path.parent)
     return db
+
+
+def _warn_if_shared(db: sqlite_utils.Database, folder: Path) -> None:
+    """Warn once per home and mode when others may read or write the home (never chmod it)."""
+    mode = shared_mode(folder)
+    if mode is None:
+        return
+    seen = f"{folder}:{mode:o}"
+    if scalar(db, "SELECT value FROM agent_state WHERE key = ?", [WARNED_KEY]) == f'"{seen}"':
+        return
+    warn_shared(folder, mode)
+    with contextlib.suppress(sqlite3.OperationalError):  # busy or read-only: warned next time
+        db.execute(
+            "INSERT INTO agent_state (key, value, updated_at) VALUES (?, json_quote(?), ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [WARNED_KEY, seen, stamp(datetime.now(UTC))],
+        )
+
+
+def identify(path: Path) -> None:
+    """ConfigError unless `path` is empty, or design-agent's database of this version or older.
+
+    Reads the 100-byte header and the first page's header only: nothing is written."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(108)
+    except OSError as e:
+        raise ConfigError(f"cannot read {path}: {e.strerror}; {HOME_HINT}") from e
+    if not head:
+        return  # an empty file: ours, created by a run that stopped at once
+    if not head.startswith(SQLITE_MAGIC) or len(head) < 108:
+        raise ConfigError(
+            f"{path} is not a readable design-agent database (not an SQLite file); it was left "
+            "untouched: move it aside or use another --home"
+        )
+    _refuse_newer(int.from_bytes(head[60:64], "big"), path)
+    rollback = head[18] == 1  # a WAL file's main header may lag behind its log
+    schema_entries = int.from_bytes(head[103:105], "big") or head[100] == 0x05
+    if rollback and int.from_bytes(head[60:64], "big") == 0 and schema_entries:
+        raise ConfigError(
+            f"{path} is an SQLite file but not a design-agent database; it was left "
+            "untouched: move it aside or use another --home"
+        )
+
+
+def _unusable(path: Path, error: sqlite3.DatabaseError) -> ConfigError:
+    if not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK):
+        return ConfigError(f"cannot write to {path.parent} ({error}); {HOME_HINT}")
+    return ConfigError(
+        f"{path} is not a readable design-agent database ({error}); "
+        "move it aside or use another --home"
+    )
 
 
 def _configure(db: sqlite_utils.Database) -> None:
@@ -71,13 +140,40 @@ def _configure(db: sqlite_utils.Database) -> None:
             time.sleep(0.05)
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA secure_delete = FAST")
 
 
 def _tighten(path: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         sibling = path.with_name(path.name + suffix)
-        if sibling.exists() and (sibling.stat().st_mode & 0o777) != FILE_MODE:
-            os.chmod(sibling, FILE_MODE)
+        try:
+            if sibling.exists() and (sibling.stat().st_mode & 0o777) != FILE_MODE:
+                os.chmod(sibling, FILE_MODE)  # ours by now: identified and migrated
+        except OSError:
+            pass  # not the owner (a shared, read-mostly home): reading still works
+
+
+WIPE_TABLE = "wipe_free_pages"
+WIPE_CHUNK = 1 << 20
+
+
+def wipe_free_pages(db: sqlite_utils.Database) -> None:
+    """Overwrite every page on the free list with zeros (call inside a write transaction).
+
+    Pages freed while secure_delete was FAST (a merged index segment, an older
+    version's deletes) keep their old bytes. Filling the free list with a zero blob
+    rewrites each of them; dropping it again (with secure_delete ON) leaves them
+    zeroed. Costs one write per free page."""
+    page = int(scalar(db, "PRAGMA page_size"))
+    db.execute(f"CREATE TABLE {WIPE_TABLE} (b BLOB)")
+    for _ in range(1_000_000):  # each round takes at least one page off the list
+        free = int(scalar(db, "PRAGMA freelist_count"))
+        if free == 0:
+            break
+        db.execute(
+            f"INSERT INTO {WIPE_TABLE} VALUES (zeroblob(?))", [min(free * (page - 4), WIPE_CHUNK)]
+        )
+    db.execute(f"DROP TABLE {WIPE_TABLE}")
 
 
 def user_version(db: sqlite_utils.Database) -> int:

@@ -3,11 +3,20 @@
 The file holds no database ids: turns are listed in order and referred to by
 their position (`ref`), so exporting, importing (into any database) and
 exporting again gives the same file, apart from `exported_at`.
+
+An import file may come from anyone, so it is checked before anything is
+written, and refused with one line naming the file (exit 2) when it is
+nested deeper than MAX_DEPTH, holds the same file twice, or has a project id
+that is not a slug as design-agent makes them (`../../../etc/passwd`). Its
+stored preferences are checked too: bad ones are dropped with a warning, and
+the ones kept only fill what the user left unset (see preferences.py).
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Callable, Collection
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -20,9 +29,13 @@ from design_agent.fsutil import write_private_text
 from design_agent.memory import conversations, decisions, files, metadata, projects
 from design_agent.memory.db import scalar, snapshot, stamp, transaction
 from design_agent.memory.models import FileType, Project, Row, TurnContent
+from design_agent.memory.text import is_slug
+from design_agent.preferences import clean_preferences
 
 FORMAT: Literal["design-agent.project"] = "design-agent.project"
 FORMAT_VERSION: Literal[1] = 1
+MAX_DEPTH = 64  # far above what an export needs; below SQLite's JSON and Python's limits
+Warn = Callable[[str], None]
 
 
 class ExportedTurn(TurnContent):
@@ -99,17 +112,98 @@ def write(bundle: ProjectExport, path: Path) -> None:
 
 
 def read(path: Path) -> ProjectExport:
-    """Read and validate an export file."""
+    """Read and validate an export file; UsageError (one line naming it) if it is not one."""
     if not path.is_file():
         raise NotFoundError(f"no such file: {path}")
     try:
-        return ProjectExport.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (ValueError, ValidationError) as e:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError as e:
+        raise UsageError(f"{path} is nested too deeply to be a design-agent export") from e
+    except ValueError as e:
         raise UsageError(f"{path} is not a design-agent project export: {e}") from e
+    if _depth(document) > MAX_DEPTH:
+        raise UsageError(f"{path} is nested more than {MAX_DEPTH} levels deep; not an export")
+    try:
+        bundle = ProjectExport.model_validate(document)
+    except ValidationError as e:
+        raise UsageError(f"{path} is not a design-agent project export: {_first(e)}") from e
+    problem = bundle_problem(bundle)
+    if problem:
+        raise UsageError(f"{path}: {problem}; nothing was imported")
+    return bundle
 
 
-def restore(db: sqlite_utils.Database, bundle: ProjectExport, name: str | None) -> Project:
-    """Create the exported project (under `name` if given) with all of its rows."""
+def _depth(document: Any) -> int:
+    """How deeply `document` nests (without recursion, whatever its depth)."""
+    deepest, stack = 0, [(document, 1)]
+    while stack and deepest <= MAX_DEPTH:
+        value, level = stack.pop()
+        deepest = max(deepest, level)
+        children = value.values() if isinstance(value, dict) else value
+        if isinstance(value, dict | list):
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def _first(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    more = f" (and {error.error_count() - 1} more problems)" if error.error_count() > 1 else ""
+    return f"{where}: {first['msg']}{more}" if where else f"{first['msg']}{more}"
+
+
+def bundle_problem(bundle: ProjectExport) -> str | None:
+    """What makes an export unsafe or inconsistent to import, or None."""
+    project_id = bundle.project.id
+    if not is_slug(project_id):
+        return (
+            f"project id '{project_id}' is not a design-agent id (lowercase letters, digits "
+            "and hyphens); fix it in the file"
+        )
+    seen: dict[str, str] = {}
+    for f in bundle.files:
+        if f.sha256 in seen:
+            return (
+                f"files '{seen[f.sha256]}' and '{f.filename}' have the same sha256 (the same "
+                "file twice); remove one of them"
+            )
+        seen[f.sha256] = f.filename
+    return None
+
+
+def restore(
+    db: sqlite_utils.Database,
+    bundle: ProjectExport,
+    name: str | None,
+    providers: Collection[str] | None = None,
+    warn: Warn | None = None,
+) -> Project:
+    """Create the exported project (under `name` if given) with all of its rows.
+
+    Stored preferences that are not valid here are dropped, each told to `warn`."""
+    problem = bundle_problem(bundle)
+    if problem:
+        raise UsageError(f"this export cannot be imported: {problem}")
+    bundle = _checked_preferences(bundle, providers, warn)
+    try:
+        return _restore(db, bundle, name)
+    except sqlite3.IntegrityError as e:
+        raise UsageError(f"this export is not consistent ({e}); nothing was imported") from e
+
+
+def _checked_preferences(
+    bundle: ProjectExport, providers: Collection[str] | None, warn: Warn | None
+) -> ProjectExport:
+    if "preferences" not in bundle.metadata:
+        return bundle
+    kept, problems = clean_preferences(bundle.metadata["preferences"], providers)
+    for problem in problems:
+        (warn or (lambda _: None))(f"{problem}; not imported")
+    updated = {**bundle.metadata, "preferences": kept or None}
+    return bundle.model_copy(update={"metadata": updated})
+
+
+def _restore(db: sqlite_utils.Database, bundle: ProjectExport, name: str | None) -> Project:
     with transaction(db):
         project = _create(db, bundle.project, name)
         ids = _insert_turns(db, project.id, bundle.turns)

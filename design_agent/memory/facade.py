@@ -19,7 +19,7 @@ Everything is scoped to one project id, except what is global by nature
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -188,11 +188,14 @@ class Memory:
         return projects.rename(self.db, project_id, new_name)
 
     def deletion_report(self, project_id: str) -> DeletionReport:
-        """The turns, files, decisions and metadata that deleting the project removes."""
+        """The turns, files, decisions, metadata and process memory deleting it removes."""
         return projects.deletion_report(self.db, project_id)
 
     def delete_project(self, confirmed: DeletionReport) -> DeletionReport:
-        """Delete the project of a report the user confirmed; UsageError if it changed since."""
+        """Delete the project of a report the user confirmed; UsageError if it changed since.
+
+        Everything of it goes: its rows, its process memory and conversation state, and
+        their bytes in the file (see projects.delete)."""
         return projects.delete(self.db, confirmed)
 
     # Turns ----------------------------------------------------------------
@@ -312,8 +315,10 @@ class Memory:
         rationale: str = "",
         outcome: str = "",
         lessons: str = "",
+        project_id: str | None = None,
     ) -> ProcessMemory:
-        """Remember what the agent decided in which context, why, the outcome, the lessons."""
+        """Remember what the agent decided in which context, why, the outcome, the lessons;
+        `project_id` links the entry to its project, so deleting the project deletes it."""
         entry = {
             "context": context,
             "decision": decision,
@@ -321,7 +326,7 @@ class Memory:
             "outcome": outcome,
             "lessons": lessons,
         }
-        return agent_memory.add_process_memory(self.db, entry, self._now())
+        return agent_memory.add_process_memory(self.db, entry, self._now(), project_id)
 
     def list_process_memory(self, limit: int = 20) -> list[ProcessMemory]:
         """The latest process-memory entries, newest first."""
@@ -375,8 +380,15 @@ class Memory:
         return bundle
 
     def import_project(
-        self, source: Path | str | export.ProjectExport, name: str | None = None
+        self,
+        source: Path | str | export.ProjectExport,
+        name: str | None = None,
+        *,
+        providers: Collection[str] | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> Project:
-        """Recreate an exported project (under `name` if given); UsageError if it exists."""
+        """Recreate an exported project (under `name` if given); UsageError if it exists or
+        the file is unsafe. Stored preferences not valid here (`providers` are this home's
+        adapter names) are dropped, each one told to `warn`."""
         bundle = source if isinstance(source, export.ProjectExport) else export.read(Path(source))
-        return export.restore(self.db, bundle, name)
+        return export.restore(self.db, bundle, name, providers, warn)

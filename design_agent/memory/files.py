@@ -1,5 +1,7 @@
 """Project files: briefs, research notes and other documents, stored as text.
 
+What is read, and how much of it, is decided in documents.py: known document
+types only, no links out of their folder, the text capped ("truncated").
 Adding the same bytes twice to a project is detected by sha256 and returns
 the file already stored instead of a copy.
 """
@@ -37,14 +39,15 @@ def add(
         projects.get(db, project_id)
         existing = _by_hash(db, project_id, document.sha256)
         if existing is not None:
-            return AddedFile(file=existing, duplicate=True)
+            return AddedFile(file=existing, duplicate=True, truncated=document.truncated)
         cursor = db.execute(
             "INSERT INTO project_files (project_id, filename, content, file_type, uploaded_at, "
             "sha256) VALUES (?, ?, ?, ?, ?, ?)",
             [project_id, document.filename, document.text, file_type, now, document.sha256],
         )
         projects.touch(db, project_id, now)
-    return AddedFile(file=info(db, int(cursor.lastrowid or 0)), duplicate=False)
+    added = info(db, int(cursor.lastrowid or 0))
+    return AddedFile(file=added, duplicate=False, truncated=document.truncated)
 
 
 def _by_hash(db: sqlite_utils.Database, project_id: str, sha256: str) -> FileInfo | None:

@@ -90,10 +90,12 @@ class ProjectFile(FileInfo):
 
 
 class AddedFile(Row):
-    """The result of adding a file: `duplicate` when the same bytes were already there."""
+    """The result of adding a file: `duplicate` when the same bytes were already there,
+    `truncated` when only the beginning of its text was kept (see memory/documents.py)."""
 
     file: FileInfo
     duplicate: bool
+    truncated: bool = False
 
 
 class Decision(Row):
@@ -117,6 +119,7 @@ class ProcessMemory(Row):
     outcome: str
     lessons: str
     timestamp: datetime
+    project_id: str | None = None
 
 
 class Scored(Row):
@@ -178,6 +181,7 @@ class DeletionReport(Row):
     files: int
     decisions: int
     metadata: int
+    process_memory: int = 0
 
 
 class ProjectContext(Row):

@@ -15,12 +15,13 @@ import sqlite_utils
 
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import agent_memory, search_index
-from design_agent.memory.db import one, rows, scalar, transaction
+from design_agent.memory.db import one, rows, scalar, transaction, wipe_free_pages
 from design_agent.memory.models import DeletionReport, Project, ProjectSummary
 from design_agent.memory.text import slugify
 
 COLUMNS = "id, name, created_at, last_accessed"
 ACTIVE_KEY = "active_project"
+CONVERSATION_KEY = "conversation:"  # + project id: conversation.state_key, one layer up
 MAX_NAME = 100
 
 
@@ -173,24 +174,46 @@ def deletion_report(db: sqlite_utils.Database, project_id: str) -> DeletionRepor
         files=count("project_files"),
         decisions=count("project_decisions"),
         metadata=count("project_metadata"),
+        process_memory=count("process_memory"),
     )
 
 
 def delete(db: sqlite_utils.Database, confirmed: DeletionReport) -> DeletionReport:
-    """Delete a project and every row of it, if it still matches what the user confirmed."""
+    """Delete a project and everything of it, if it still matches what the user confirmed.
+
+    Its rows (turns, files, decisions, metadata and, by their link, its process
+    memory), its turn index, its conversation state and the active pointer go in
+    one transaction. With secure_delete ON the freed bytes are zeroed; the shared
+    indexes are merged so no segment keeps its words; every free page is
+    overwritten (pages freed earlier may hold its words); the write-ahead log is
+    checkpointed and truncated so no old page stays in the -wal file."""
+    db.execute("PRAGMA secure_delete = ON")
+    try:
+        with transaction(db):
+            current = _delete_rows(db, confirmed)
+            search_index.purge_shared(db)
+            wipe_free_pages(db)
+    finally:
+        db.execute("PRAGMA secure_delete = FAST")
+    if not db.conn.in_transaction:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # best effort: a reader may hold it
+    return current
+
+
+def _delete_rows(db: sqlite_utils.Database, confirmed: DeletionReport) -> DeletionReport:
     project_id = confirmed.project.id
-    with transaction(db):
-        current = deletion_report(db, project_id)
-        if _counts(current) != _counts(confirmed):
-            raise UsageError(
-                f"project '{current.project.name}' changed since you confirmed "
-                f"({_describe(current)} now); run the delete again to confirm these counts"
-            )
-        search_key = scalar(db, "SELECT search_key FROM projects WHERE id = ?", [project_id])
-        search_index.drop_index(db, int(search_key))
-        db.execute("DELETE FROM projects WHERE id = ?", [project_id])
-        if agent_memory.get_state(db, ACTIVE_KEY) == project_id:
-            agent_memory.delete_state(db, ACTIVE_KEY)
+    current = deletion_report(db, project_id)
+    if _counts(current) != _counts(confirmed):
+        raise UsageError(
+            f"project '{current.project.name}' changed since you confirmed "
+            f"({_describe(current)} now); run the delete again to confirm these counts"
+        )
+    search_key = scalar(db, "SELECT search_key FROM projects WHERE id = ?", [project_id])
+    search_index.drop_index(db, int(search_key))
+    db.execute("DELETE FROM projects WHERE id = ?", [project_id])
+    agent_memory.delete_state(db, f"{CONVERSATION_KEY}{project_id}")
+    if agent_memory.get_state(db, ACTIVE_KEY) == project_id:
+        agent_memory.delete_state(db, ACTIVE_KEY)
     return current
 
 

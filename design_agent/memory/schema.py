@@ -139,5 +139,20 @@ V2: tuple[str, ...] = (
 # Version 3: the model tier (fast/deep) that answered a turn gets its own column.
 V3: tuple[str, ...] = ("ALTER TABLE conversations ADD COLUMN tier TEXT",)
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3}
+# Version 4: a process-memory entry made in a project links to it, so deleting the project
+# deletes the entry (and its index entry, by the trigger). Older entries are linked by the
+# context the decisions handler wrote: the project's name, or "<name>: <task name>".
+V4: tuple[str, ...] = (
+    "ALTER TABLE process_memory ADD COLUMN project_id TEXT "
+    "REFERENCES projects(id) ON DELETE CASCADE",
+    "CREATE INDEX process_memory_project ON process_memory(project_id)",
+    """UPDATE process_memory SET project_id = (
+        SELECT p.id FROM projects p
+        WHERE process_memory.context = p.name
+           OR substr(process_memory.context, 1, length(p.name) + 2) = p.name || ': '
+        ORDER BY length(p.name) DESC LIMIT 1)
+    WHERE project_id IS NULL""",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4}
 LATEST_VERSION = max(MIGRATIONS)

@@ -100,3 +100,16 @@ def optimize_all(db: sqlite_utils.Database) -> None:
     for name in names:
         with transaction(db):
             db.execute(f"INSERT INTO {name}({name}) VALUES ('optimize')")
+
+
+SHARED_INDEXES = ("project_files_fts", "project_decisions_fts", "process_memory_fts")
+
+
+def purge_shared(db: sqlite_utils.Database) -> None:
+    """Merge the indexes shared by all projects into one segment each.
+
+    Deleting rows from a contentless FTS5 index only adds delete markers: the
+    words stay in the old segments until they are merged. A project's delete
+    runs this, so none of its words are left in the file."""
+    for fts in SHARED_INDEXES:
+        db.execute(f"INSERT INTO {fts}({fts}) VALUES ('optimize')")

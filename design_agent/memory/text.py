@@ -28,6 +28,12 @@ def slugify(name: str) -> str:
     return "-".join(words)[:MAX_SLUG].strip("-")
 
 
+def is_slug(text: str) -> bool:
+    """Whether `text` has the form of a project id design-agent makes: a slug, perhaps with
+    the "-2", "-3" a clash adds ("mobile-checkout-2"); never a path or a capital."""
+    return 0 < len(text) <= MAX_SLUG + 8 and "-".join(_WORD.findall(fold(text))) == text
+
+
 def words(text: str) -> list[str]:
     """The folded words of `text`, in order, duplicates removed."""
     found = _WORD.findall(fold(unicodedata.normalize("NFKC", text)))

@@ -8,10 +8,12 @@ Modules, from data to effects:
     routing.py   fast/deep model tier routing
     resolve.py   which provider is active, where its binary is
     argv.py      the pure function from (spec, request) to argv/env/stdin
+    environment.py  the child's environment: an allow-list plus what the adapter declares
     lines.py     byte stream -> complete lines (UTF-8 and huge-line safe)
     parsers/     one stream parser per output format
     process.py   the subprocess seam: spawn in a new session, signal the group
-    pump.py      the read loop: pipes in, parser events out, timeouts and stops
+    pump.py      the read loop (a thread of its own): pipes in, parser events out, timeouts, stops
+    scratch.py   each run's private scratch folder; the ones killed runs left are removed
     classify.py  failures -> typed errors with what to do next
     runner.py    start(spec, request, settings) -> a run to iterate and cancel
     offline.py   the built-in provider that answers without any AI CLI

@@ -3,10 +3,18 @@
 The probe is a real, minimal request through the runner ("reply OK"), so
 "ready" means the CLI answered, not merely that a binary exists. Versions are
 read concurrently because `gemini --version` alone takes about 3 s.
+
+Only what the user asked for runs: `providers list` and `providers doctor`
+run a bundled adapter's declared `version_args` (and doctor its test
+request), but a user's adapter (any file in the home, even one named like a
+bundled CLI) runs only under `providers doctor NAME`, and only when it
+declares `version_args`; otherwise it is "installed (not probed)". A file
+dropped in the home must never make `providers list` run `binary: rm`.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -20,6 +28,7 @@ from design_agent.errors import (
     ProviderRateLimitedError,
     ProviderTimeoutError,
 )
+from design_agent.providers.environment import child_environment
 from design_agent.providers.process import run_quick
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.resolve import BinaryLookup, find_binary, resolve_provider
@@ -27,7 +36,7 @@ from design_agent.providers.runner import start
 from design_agent.providers.spec import AdapterSpec, Timeouts
 from design_agent.settings import Settings
 
-Verdict = Literal["ready", "not installed", "not logged in", "broken"]
+Verdict = Literal["ready", "not installed", "not logged in", "broken", "not probed"]
 VERSION_TIMEOUT = 15.0
 PROBE = ProviderRequest(
     system_prompt="You are a health check. Reply with exactly: OK",
@@ -48,20 +57,32 @@ class ProviderInfo:
     version: str | None
     active: bool
     install_hint: str
+    probed: bool = False  # whether its version command ran (a user's adapter never does here)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
+def may_run(spec: AdapterSpec, named: bool = False) -> bool:
+    """Whether list/doctor may run `spec`'s binary: it declares `version_args`, and it is
+    bundled or the user named it (`providers doctor NAME`)."""
+    return spec.version_args is not None and (spec.bundled or named)
+
+
 def version_of(spec: AdapterSpec, lookup: BinaryLookup) -> tuple[str | None, str | None]:
-    """(version, problem): the first line `--version` prints, or why it failed."""
+    """(version, problem): the first line `version_args` prints, or why it failed.
+
+    The caller decides whether it may run (`may_run`); nothing runs without
+    declared `version_args`, and the child gets the provider's environment only.
+    """
     if spec.is_offline:
         return "built in", None
-    if lookup.path is None:
+    if lookup.path is None or spec.version_args is None:
         return None, None
     command = " ".join([spec.binary or spec.name, *spec.version_args])
+    env = child_environment(spec, os.environ)
     try:
-        result = run_quick([lookup.path, *spec.version_args], VERSION_TIMEOUT)
+        result = run_quick([lookup.path, *spec.version_args], VERSION_TIMEOUT, env)
     except OSError as e:
         return None, f"'{command}' could not run: {e}"
     if result.timed_out:
@@ -85,8 +106,10 @@ def list_providers(
         active = None
     specs = [adapters[name] for name in sorted(adapters)]
     lookups = [find_binary(spec, settings, environ) for spec in specs]
+    pairs = zip(specs, lookups, strict=True)
+    probed = [spec.is_offline or (bool(look.path) and may_run(spec)) for spec, look in pairs]
     with ThreadPoolExecutor(max_workers=max(1, len(specs))) as pool:
-        versions = list(pool.map(version_of, specs, lookups))
+        versions = list(pool.map(_version_if, specs, lookups, probed))
     return [
         ProviderInfo(
             name=spec.name,
@@ -96,9 +119,14 @@ def list_providers(
             version=version,
             active=spec.name == active,
             install_hint=spec.install_hint,
+            probed=ran,
         )
-        for spec, lookup, (version, _) in zip(specs, lookups, versions, strict=True)
+        for spec, lookup, version, ran in zip(specs, lookups, versions, probed, strict=True)
     ]
+
+
+def _version_if(spec: AdapterSpec, lookup: BinaryLookup, allowed: bool) -> str | None:
+    return version_of(spec, lookup)[0] if allowed else None
 
 
 @dataclass(frozen=True)
@@ -122,8 +150,12 @@ def diagnose(
     settings: Settings,
     timeout: float = 60.0,
     environ: Mapping[str, str] | None = None,
+    named: bool = False,
 ) -> Diagnosis:
-    """Installed? `--version` works? A minimal request answers? Each failure with its fix."""
+    """Installed? `--version` works? A minimal request answers? Each failure with its fix.
+
+    A user's adapter is probed only when `named` (see `may_run`).
+    """
     base = {"name": spec.name, "display_name": spec.display_name}
     if spec.is_offline:
         detail = "built in: answers from the method guides, without an AI model"
@@ -131,6 +163,8 @@ def diagnose(
     lookup = find_binary(spec, settings, environ)
     if lookup.path is None:
         return _not_installed(spec, lookup)
+    if not may_run(spec, named):
+        return _not_probed(spec, lookup.path)
     version, problem = version_of(spec, lookup)
     if problem is not None:
         reinstall = f"reinstall or update it: {spec.install_hint}"
@@ -152,6 +186,20 @@ def _not_installed(spec: AdapterSpec, lookup: BinaryLookup) -> Diagnosis:
         detail=f"'{lookup.configured or spec.binary}' not found",
         fix=fix,
     )
+
+
+def _not_probed(spec: AdapterSpec, binary: str) -> Diagnosis:
+    """A user's adapter that doctor did not run, and how to let it."""
+    if spec.version_args is None:
+        fix = (
+            "add its version flag to its adapter file (e.g. 'version_args: [--version]'), "
+            f"then run 'design-agent providers doctor {spec.name}'"
+        )
+    else:
+        fix = f"run 'design-agent providers doctor {spec.name}' to try it"
+    detail = "installed; your own adapter runs only when you ask for it by name"
+    return Diagnosis(name=spec.name, display_name=spec.display_name, verdict="not probed",
+                     detail=detail, fix=fix, binary=binary)  # fmt: skip
 
 
 def _probe(

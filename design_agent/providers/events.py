@@ -6,13 +6,19 @@ and always a final `Done` carrying the whole text (partial when the run
 failed or was cancelled). The stream parsers speak a smaller vocabulary of
 their own (`TextDelta`, `Usage`, `StreamError`, `StreamDone`) that the runner
 turns into the events above.
+
+Text enters here: every string field of an event is made valid Unicode as the
+event is built (a lone surrogate escape in a CLI's JSON becomes U+FFFD), so no
+consumer (the terminal, JSON output, SQLite) ever meets one.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from design_agent.textutil import valid_unicode
 
 Tier = Literal["fast", "deep"]
 Status = Literal["ok", "failed", "cancelled"]
@@ -25,6 +31,15 @@ class Event(BaseModel):
     """Base of every event; `kind` names it in JSON lines (`ask --events`)."""
 
     model_config = ConfigDict(frozen=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _valid_text(cls, value: object) -> object:
+        if isinstance(value, str):
+            return valid_unicode(value)
+        if isinstance(value, list):
+            return [valid_unicode(v) if isinstance(v, str) else v for v in value]
+        return value
 
 
 class TierChosen(Event):
@@ -76,6 +91,7 @@ class Done(Event):
     usage: Usage | None = None
     seconds: float = 0.0
     first_token_seconds: float | None = None
+    truncated: bool = False  # the text was cut at the answer limit (providers/run.py)
 
 
 class StreamError(Event):

@@ -104,7 +104,7 @@ class OfflineRun(BaseRun):
             if self._cancelled:
                 yield self._done("cancelled")
                 return
-            yield self._text(TextDelta(text=block))
+            yield from self._text(TextDelta(text=block))
         yield self._done("ok")
 
 

@@ -5,15 +5,28 @@ every helper it starts (gemini runs a second node process that keeps
 streaming if only the parent is signalled); we always signal the group.
 Plain pipes, not a pseudo-terminal: measured, a pty costs ten times more per
 line and pexpect adds 100 ms at every close.
+
+The group also dies with design-agent, even when design-agent is killed with
+-9 and cannot stop it: a watchdog (`/bin/sh`, in a session of its own) waits
+to read a pipe whose only write end is ours. When we die, however, the
+kernel closes it, the read ends, and the watchdog kills the whole group,
+helpers included. The pump starts it (`guard`) once the prompt is written,
+so it never delays the CLI; a run that ends stops it first (`release`).
+Unlike a parent-death signal (prctl), this reaches the helpers too, works
+beyond Linux, and lets the CLI be spawned with vfork (no preexec_fn).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+WATCHDOG = "/bin/sh"
 
 
 @dataclass
@@ -23,6 +36,8 @@ class Spawned:
     proc: subprocess.Popen[bytes]
     pgid: int
     pidfd: int | None
+    watchdog: subprocess.Popen[bytes] | None = None  # kills the group if we die
+    lifeline: int | None = None  # our end of the watchdog's pipe
 
 
 def spawn(argv: list[str], env: dict[str, str], cwd: Path) -> Spawned:
@@ -43,6 +58,53 @@ def spawn(argv: list[str], env: dict[str, str], cwd: Path) -> Spawned:
     assert proc.stdin is not None
     os.set_blocking(proc.stdin.fileno(), False)
     return Spawned(proc=proc, pgid=proc.pid, pidfd=_pidfd(proc.pid))
+
+
+def guard(spawned: Spawned) -> None:
+    """Start the watchdog of `spawned`'s group (if it cannot start, the run goes on)."""
+    if spawned.watchdog is None:
+        spawned.watchdog, spawned.lifeline = _watchdog(spawned.pgid)
+
+
+def _watchdog(pgid: int) -> tuple[subprocess.Popen[bytes] | None, int | None]:
+    """A watchdog for group `pgid` and the write end of its pipe, or (None, None).
+
+    The write end is close-on-exec (os.pipe), so no other child holds it open.
+    """
+    read_end, write_end = os.pipe()
+    try:
+        watchdog = subprocess.Popen(
+            [WATCHDOG, "-c", f"read _; kill -KILL -{pgid}"],
+            stdin=read_end,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={},
+            start_new_session=True,
+        )
+    except OSError:
+        os.close(write_end)
+        return None, None
+    finally:
+        os.close(read_end)
+    return watchdog, write_end
+
+
+def release(spawned: Spawned) -> None:
+    """Stop the watchdog without letting it fire (the run is over), then close its pipe.
+
+    Once SIGKILL is sent the watchdog never runs another instruction, so closing
+    the pipe cannot make it fire; it is reaped in the background, off the run's time.
+    """
+    watchdog = spawned.watchdog
+    if watchdog is not None:
+        with contextlib.suppress(OSError):
+            watchdog.kill()
+        if watchdog.poll() is None:
+            threading.Thread(target=watchdog.wait, name="watchdog-reaper", daemon=True).start()
+    if spawned.lifeline is not None:
+        with contextlib.suppress(OSError):
+            os.close(spawned.lifeline)
+        spawned.lifeline = None
 
 
 def _pidfd(pid: int) -> int | None:

@@ -1,11 +1,19 @@
 """The read loop of one CLI process: pipes in, parser events out, timeouts enforced.
 
-One thread, one selector over stdin (the prompt is written as the CLI reads
-it, so a large prompt cannot deadlock against a full stdout pipe), stdout,
-stderr, a wake-up pipe for `request_stop` and, on Linux, a pidfd that
-becomes readable when the CLI exits. Stopping (cancel or timeout) sends
+A reader thread of its own runs one selector over stdin (the prompt is
+written as the CLI reads it, so a large prompt cannot deadlock against a full
+stdout pipe), stdout, stderr, a wake-up pipe for `request_stop` and, on
+Linux, a pidfd that becomes readable when the CLI exits. It hands the parsed
+events to the consumer through an unbounded queue, so however slowly the
+answer is shown, the CLI is never blocked on a full pipe and the timeouts
+measure the CLI's silence, never ours. Stopping (cancel or timeout) sends
 SIGINT to the group at once, SIGTERM after 0.5 s, SIGKILL after 1 s, and
 gives up on the pipes after 1.5 s, so a stop always ends within 2 s.
+
+When the CLI has exited, helpers still holding its pipes get STRAGGLER_GRACE;
+then the group is killed and what the pipes hold is read as the end of the
+output (a helper that left the group with `setsid` cannot be killed by it,
+and must not hold a finished answer).
 """
 
 from __future__ import annotations
@@ -15,15 +23,23 @@ import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from queue import SimpleQueue
 
 from design_agent.providers.events import ParsedEvent, StreamDone, StreamError, TextDelta
 from design_agent.providers.lines import ChunkDecoder, LineSplitter, LineTooLongError
 from design_agent.providers.parsers.base import StreamParser
-from design_agent.providers.process import Spawned, leader_exited, signal_group
+from design_agent.providers.process import (
+    Spawned,
+    guard,
+    leader_exited,
+    release,
+    signal_group,
+)
 from design_agent.providers.spec import Timeouts
 
 READ_SIZE = 65536
@@ -32,8 +48,11 @@ STDERR_LINE_MAX = 1 << 20
 ESCALATION = ((0.5, signal.SIGTERM), (1.0, signal.SIGKILL))
 GIVE_UP_AFTER = 1.5
 # After the CLI exits, helpers still holding its pipes get this long.
-STRAGGLER_GRACE = 1.0
+STRAGGLER_GRACE = 0.5
 POLL_WITHOUT_PIDFD = 0.05
+# Reads of what a straggler left in the pipes, at most, before they are ended.
+DRAIN_READS = 64
+JOIN_TIMEOUT = 2.0
 
 
 @dataclass
@@ -82,12 +101,16 @@ class StreamPump:
         self._pipes_closed_at: float | None = None
         self._open = 0
         self._closed = False
+        self._stopping = threading.Lock()  # taken once, by the first request_stop
+        self._queue: SimpleQueue[list[ParsedEvent] | None] = SimpleQueue()
+        self._abandoned = False
+        self._failure: BaseException | None = None
 
     # -- stopping (safe from a signal handler or another thread) -----------------
 
     def request_stop(self, reason: str) -> None:
         """Begin stopping: SIGINT to the group now; the loop escalates from there."""
-        if self._stop_at is not None or self._closed:
+        if self._closed or not self._stopping.acquire(blocking=False):
             return
         self.outcome.stop_reason = reason
         said = [*self.outcome.notices] or [*self.outcome.stderr_tail] or [""]
@@ -100,15 +123,46 @@ class StreamPump:
     # -- the loop ---------------------------------------------------------------
 
     def events(self) -> Iterator[ParsedEvent]:
-        selector = self._register()
+        """The CLI's parsed events, read by a thread of their own; leaving the loop
+        early kills the group."""
+        reader = threading.Thread(target=self._read_all, name="provider-reader", daemon=True)
+        reader.start()
         try:
-            while (self._open or self._leader_done_at is None) and not self._gave_up():
-                for key, _ in selector.select(self._wait_time()):
-                    yield from self._handle(selector, key)
-                self._check_timers()
+            while (batch := self._queue.get()) is not None:
+                yield from batch
+            if self._failure is not None:
+                raise self._failure
         finally:
-            selector.close()
+            self._abandoned = True
+            with contextlib.suppress(OSError):
+                os.write(self._wake_w, b"!")
+            reader.join(JOIN_TIMEOUT)
             self.close()
+
+    def _read_all(self) -> None:
+        """The reader thread: the loop, its events queued in batches, then None."""
+        try:
+            selector = self._register()
+            try:
+                self._loop(selector)
+            finally:
+                selector.close()
+        except BaseException as e:  # handed to the consumer, raised there
+            self._failure = e
+        finally:
+            self._queue.put(None)
+
+    def _loop(self, selector: selectors.BaseSelector) -> None:
+        while (self._open or self._leader_done_at is None) and not self._gave_up():
+            if self._abandoned:
+                return
+            batch: list[ParsedEvent] = []
+            for key, _ in selector.select(self._wait_time()):
+                batch.extend(self._handle(selector, key))
+            if self._check_timers():
+                batch.extend(self._drain(selector))
+            if batch:
+                self._queue.put(batch)
 
     def _register(self) -> selectors.BaseSelector:
         proc = self._spawned.proc
@@ -124,6 +178,7 @@ class StreamPump:
             selector.register(proc.stdin, selectors.EVENT_WRITE, "in")
         else:
             proc.stdin.close()
+            guard(self._spawned)
         return selector
 
     def _handle(
@@ -145,7 +200,12 @@ class StreamPump:
     def _read_stdout(
         self, selector: selectors.BaseSelector, key: selectors.SelectorKey
     ) -> Iterator[ParsedEvent]:
-        chunk = os.read(key.fd, READ_SIZE)
+        yield from self._feed_stdout(selector, key, os.read(key.fd, READ_SIZE))
+
+    def _feed_stdout(
+        self, selector: selectors.BaseSelector, key: selectors.SelectorKey, chunk: bytes
+    ) -> Iterator[ParsedEvent]:
+        """Parse a chunk of stdout; an empty one is its end."""
         self._last_out = time.monotonic()
         try:
             items = self._out.feed(chunk) if chunk else self._out.flush()
@@ -182,7 +242,11 @@ class StreamPump:
             self.request_stop("stalled")
 
     def _read_stderr(self, selector: selectors.BaseSelector, key: selectors.SelectorKey) -> None:
-        chunk = os.read(key.fd, READ_SIZE)
+        self._feed_stderr(selector, key, os.read(key.fd, READ_SIZE))
+
+    def _feed_stderr(
+        self, selector: selectors.BaseSelector, key: selectors.SelectorKey, chunk: bytes
+    ) -> None:
         try:
             lines = self._err.feed(chunk) if chunk else self._err.flush()
         except LineTooLongError:
@@ -206,6 +270,7 @@ class StreamPump:
         if not self._stdin:
             selector.unregister(key.fileobj)
             key.fileobj.close()  # type: ignore[union-attr]
+            guard(self._spawned)  # the prompt is in: now the watchdog, off the CLI's way
 
     def _close_pipe(self, selector: selectors.BaseSelector, key: selectors.SelectorKey) -> None:
         selector.unregister(key.fileobj)
@@ -241,7 +306,8 @@ class StreamPump:
             wait = min(wait, POLL_WITHOUT_PIDFD)
         return max(wait, 0.0)
 
-    def _check_timers(self) -> None:
+    def _check_timers(self) -> bool:
+        """Escalate a stop, fire a timeout; True when the pipes must be drained and ended."""
         now = time.monotonic()
         no_pidfd = self._spawned.pidfd is None
         if self._leader_done_at is None and no_pidfd and leader_exited(self._spawned.proc.pid):
@@ -252,9 +318,9 @@ class StreamPump:
             when, name = self._deadline()
             if now >= when:
                 self.request_stop(name)
-        self._check_lingering(now)
+        return self._check_lingering(now)
 
-    def _check_lingering(self, now: float) -> None:
+    def _check_lingering(self, now: float) -> bool:
         leader_done, closed = self._leader_done_at, self._pipes_closed_at
         stuck = leader_done is not None and self._open and now >= leader_done + STRAGGLER_GRACE
         if stuck and not self._straggler_killed:
@@ -263,6 +329,35 @@ class StreamPump:
             signal_group(self._spawned.pgid, signal.SIGKILL)
         if closed is not None and leader_done is None and now >= closed + STRAGGLER_GRACE:
             self.request_stop("linger")  # output closed, yet the CLI does not exit
+        return bool(stuck)
+
+    def _drain(self, selector: selectors.BaseSelector) -> list[ParsedEvent]:
+        """Read what the pipes hold now, then end them as if closed: the CLI has exited,
+        and a helper outside its group (out of reach of the group kill) keeps them open."""
+        events: list[ParsedEvent] = []
+        for key in list(selector.get_map().values()):
+            if key.data not in ("out", "err"):
+                continue
+            os.set_blocking(key.fd, False)
+            for _ in range(DRAIN_READS):
+                try:
+                    chunk = os.read(key.fd, READ_SIZE)
+                except BlockingIOError:
+                    break
+                if not chunk:
+                    break
+                events += self._feed(selector, key, chunk)
+            if key.fd in selector.get_map():
+                events += self._feed(selector, key, b"")
+        return events
+
+    def _feed(
+        self, selector: selectors.BaseSelector, key: selectors.SelectorKey, chunk: bytes
+    ) -> list[ParsedEvent]:
+        if key.data == "out":
+            return list(self._feed_stdout(selector, key, chunk))
+        self._feed_stderr(selector, key, chunk)
+        return []
 
     def _escalate(self, now: float) -> None:
         assert self._stop_at is not None
@@ -288,6 +383,7 @@ class StreamPump:
             self.outcome.returncode = proc.wait(timeout=0.4)
         except subprocess.TimeoutExpired:  # stuck in the kernel: report no exit code
             self.outcome.returncode = None
+        release(self._spawned)  # the group is gone: its watchdog must not fire later
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):

@@ -3,6 +3,12 @@
 The CLI runner (runner.py) and the offline provider (offline.py) both
 subclass BaseRun; keeping it here, below both, means neither imports the
 other's module to share it.
+
+The answer kept is capped at ANSWER_LIMIT_BYTES: past it, text is dropped
+(the CLI's output is still read to the end, so it is never blocked on a
+full pipe) and the answer ends with a note in the user's language; the
+final `Done` says `truncated`. Without the cap a 50 MB answer took a gigabyte
+of memory on its way to the terminal and the database.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from design_agent.errors import (
     ProviderRateLimitedError,
     ProviderTimeoutError,
 )
+from design_agent.messages import say
 from design_agent.providers.events import (
     Done,
     FailureKind,
@@ -32,6 +39,8 @@ from design_agent.providers.events import (
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.spec import AdapterSpec
 
+ANSWER_LIMIT_BYTES = 2 * 1024 * 1024
+ANSWER_LIMIT_LABEL = "2 MB"
 FAILURE_KINDS: list[tuple[type[ProviderError], FailureKind]] = [
     (ProviderNotInstalledError, "not_installed"),
     (ProviderNotAuthenticatedError, "not_authenticated"),
@@ -68,6 +77,8 @@ class BaseRun:
         self.provider = spec.name
         self.model = model
         self._texts: list[str] = []
+        self._kept_bytes = 0
+        self.truncated = False  # the answer passed ANSWER_LIMIT_BYTES and was cut
         self._usage: Usage | None = None
         self._result: Done | None = None
         self._cancelled = False
@@ -102,11 +113,27 @@ class BaseRun:
             provider=self.provider, tier=request.tier, model=self.model, reason=reason
         )
 
-    def _text(self, delta: TextDelta) -> TextDelta:
+    def _text(self, delta: TextDelta) -> Iterator[TextDelta]:
+        """Keep and pass on `delta` while the answer fits ANSWER_LIMIT_BYTES; cut it once."""
         if self._first_token is None:
             self._first_token = time.monotonic() - self._started
-        self._texts.append(delta.text)
-        return delta
+        if self.truncated:
+            return
+        room = ANSWER_LIMIT_BYTES - self._kept_bytes
+        text = delta.text
+        size = len(text) if text.isascii() else len(text.encode("utf-8"))
+        if size <= room:
+            self._kept_bytes += size
+            self._texts.append(delta.text)
+            yield delta
+            return
+        self.truncated = True
+        head = delta.text.encode("utf-8")[:room].decode("utf-8", errors="ignore")
+        note = "\n\n" + say("answer_cut", self.request.language, size=ANSWER_LIMIT_LABEL)
+        for piece in (head, note):
+            if piece:
+                self._texts.append(piece)
+                yield TextDelta(text=piece)
 
     def _done(self, status: Status) -> Done:
         self._result = Done(
@@ -117,6 +144,7 @@ class BaseRun:
             usage=self._usage,
             seconds=round(time.monotonic() - self._started, 4),
             first_token_seconds=None if self._first_token is None else round(self._first_token, 4),
+            truncated=self.truncated,
         )
         return self._result
 

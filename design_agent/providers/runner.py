@@ -12,8 +12,10 @@ happen: `TierChosen`, then `TextDelta` / `Usage` events, and always a final
   (ProviderNotInstalledError ... ProviderOutputError; exit codes 4 and 5).
 
 `cancel()` may be called from a signal handler or another thread at any
-time. Stopping the iteration early (break, close) kills the process group at
-once. The offline provider (`offline.OfflineRun`) follows the same contract.
+time; `cancel_all()` cancels every run in progress (a signal that stops
+design-agent stops them all). Stopping the iteration early (break, close)
+kills the process group at once. The offline provider (`offline.OfflineRun`)
+follows the same contract.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ import contextlib
 import os
 import shutil
 import signal
-import tempfile
 import threading
+import weakref
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,6 +42,7 @@ from design_agent.providers.argv import (
     choose_model,
 )
 from design_agent.providers.classify import RunFacts, classify
+from design_agent.providers.environment import child_environment
 from design_agent.providers.events import (
     ParsedEvent,
     RunEvent,
@@ -54,6 +57,7 @@ from design_agent.providers.pump import StreamPump
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.resolve import BinaryLookup, find_binary, not_installed_error
 from design_agent.providers.run import BaseRun, ProviderRun
+from design_agent.providers.scratch import make_scratch, remove_stale
 from design_agent.providers.spec import AdapterSpec
 from design_agent.settings import Settings
 
@@ -68,6 +72,12 @@ def start(
     if spec.is_offline:
         return OfflineRun(spec, request)
     return CliRun(spec, request, find_binary(spec, settings, environ))
+
+
+def cancel_all() -> None:
+    """Cancel every CLI run in progress in this process (safe from a signal handler)."""
+    for run in list(_LIVE):
+        run.cancel()
 
 
 class CliRun(BaseRun):
@@ -94,13 +104,16 @@ class CliRun(BaseRun):
         if self._cancelled:
             yield self._done("cancelled")
             return
-        workdir = Path(tempfile.mkdtemp(prefix="design-agent-run-"))
+        remove_stale()  # left by a design-agent killed with -9
+        workdir = make_scratch()
         spawn_error: ProviderError | None = None
+        _LIVE.add(self)
         try:
             yield from self._stream(workdir)
         except ProviderError as e:  # raised only while spawning
             spawn_error = e
         finally:
+            _LIVE.discard(self)
             if self._pump is not None:
                 self._pump.close()
             _remove_scratch(workdir)
@@ -121,7 +134,7 @@ class CliRun(BaseRun):
             yield from self._public(event)
 
     def _spawn(self, invocation: Invocation, workdir: Path, parser: StreamParser) -> StreamPump:
-        env = {**os.environ, **invocation.env}
+        env = child_environment(self.spec, os.environ, invocation.env)
         try:
             spawned = spawn(invocation.argv, env, workdir)
         except (FileNotFoundError, PermissionError) as e:
@@ -134,7 +147,7 @@ class CliRun(BaseRun):
 
     def _public(self, event: ParsedEvent) -> Iterator[RunEvent]:
         if isinstance(event, TextDelta):
-            yield self._text(event)
+            yield from self._text(event)
         elif isinstance(event, Usage):
             self._usage = event
             yield event
@@ -161,6 +174,9 @@ class CliRun(BaseRun):
         yield self._done("ok")
 
 
+_LIVE: weakref.WeakSet[CliRun] = weakref.WeakSet()
+
+
 def _write_scratch(path: Path, text: str) -> None:
     """Write a file the CLI reads once: private (0600, in a 0700 folder), not fsynced.
 
@@ -184,8 +200,10 @@ def _remove_scratch(workdir: Path) -> None:
 @contextmanager
 def cancel_on_ctrl_c(run: ProviderRun) -> Iterator[None]:
     """While a run streams, Ctrl-C cancels its process group (keeping the partial
-    text) instead of raising KeyboardInterrupt; only the main thread gets signals."""
-    if threading.current_thread() is not threading.main_thread():
+    text) instead of raising KeyboardInterrupt; only the main thread gets signals.
+    A caller that handles SIGINT itself (the CLI cancels the whole turn) keeps it."""
+    own = signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    if own or threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = signal.signal(signal.SIGINT, lambda signum, frame: run.cancel())

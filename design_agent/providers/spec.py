@@ -5,10 +5,18 @@ parser reads its output, which models per tier, timeouts and the hints shown
 when it is missing or logged out. The prompt always goes to stdin; argument
 templates may only use the `{model}` and `{system_prompt_file}` placeholders,
 so nothing the user types can ever reach the command line.
+
+`binary` is a bare command name (looked up on PATH) or an absolute path,
+never a shell command line. `env_passthrough` names, as glob patterns, the
+variables of the user's environment the CLI needs (providers/environment.py).
+`version_args` is the one command `providers list` may run to read the
+version, and only for the bundled adapters: a user's adapter runs only when
+the user asks for it (`providers doctor NAME`, `providers test`, a turn).
 """
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,8 +26,10 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StringConstraints,
     ValidationError,
+    field_validator,
     model_validator,
 )
 
@@ -35,6 +45,13 @@ if TYPE_CHECKING:
 OutputFormat = Literal["claude-stream-json", "gemini-stream-json", "codex-json", "text", "offline"]
 AdapterName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]*$", max_length=40)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+# A variable name with glob wildcards; at least one letter, so `*` alone (everything) is refused.
+EnvPattern = Annotated[
+    str, StringConstraints(pattern=r"^[A-Za-z_*?]*[A-Za-z_][A-Za-z0-9_*?]*$", max_length=100)
+]
+# A command name on PATH, or an absolute path: no shell syntax, no option, no relative folder.
+_BARE_COMMAND = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._+-]*$")
+_ABSOLUTE_PATH = re.compile(r"^(/[A-Za-z0-9._+@-]+)+$")
 
 MODEL_FIELD = "model"
 FILE_FIELD = "system_prompt_file"
@@ -106,8 +123,9 @@ class AdapterSpec(_Strict):
     models: Models = Models()
     context_limit: int = Field(gt=0)
     env: dict[str, str] = Field(default_factory=dict)
+    env_passthrough: list[EnvPattern] = Field(default_factory=list)
     timeouts: Timeouts = Timeouts()
-    version_args: list[str] = Field(default_factory=lambda: ["--version"])
+    version_args: list[str] | None = None  # None: `providers list` never runs the binary
     install_hint: Text
     login_hint: Text | None = None
     auth_signatures: list[Text] = Field(default_factory=list)
@@ -117,6 +135,19 @@ class AdapterSpec(_Strict):
     )
     # Messages meaning the CLI is stuck retrying: stop at once instead of at a timeout.
     stall_signatures: list[Text] = Field(default_factory=list)
+    # Set by the loader, never by the file: whether it is one of design-agent's own adapters.
+    _bundled: bool = PrivateAttr(default=False)
+
+    @field_validator("binary")
+    @classmethod
+    def _plain_binary(cls, value: str | None) -> str | None:
+        if value is None or _BARE_COMMAND.match(value) or _ABSOLUTE_PATH.match(value):
+            return value
+        raise ValueError(
+            f"'{value}' is not a command name or an absolute path: write the program only "
+            "(e.g. 'mycli' or '/opt/mycli/bin/mycli'), put its arguments in args, and no "
+            "shell syntax"
+        )
 
     @model_validator(mode="after")
     def _consistent(self) -> AdapterSpec:
@@ -140,6 +171,11 @@ class AdapterSpec(_Strict):
     @property
     def is_offline(self) -> bool:
         return self.output == "offline"
+
+    @property
+    def bundled(self) -> bool:
+        """Whether this adapter came with design-agent (not from the user's home)."""
+        return self._bundled
 
     def model_for(self, tier: Tier) -> str | None:
         return self.models.deep if tier == "deep" else self.models.fast
@@ -178,9 +214,11 @@ def adapter_file_problems(name: str, path: Path) -> tuple[AdapterSpec | None, li
         message = f"name: '{data['name']}' must match the file name '{name}'"
         return None, [located.problem(("name",), message)]
     try:
-        return AdapterSpec.model_validate({**data, "name": name}), []
+        spec = AdapterSpec.model_validate({**data, "name": name})
     except ValidationError as e:
         return None, _problems(located, name, e)
+    spec._bundled = path.parent == DataLayout(bundled_root()).adapters_dir
+    return spec, []
 
 
 def _problems(located: LocatedYaml, name: str, error: ValidationError) -> list[Problem]:
