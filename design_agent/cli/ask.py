@@ -75,11 +75,8 @@ def ask(
     pipeline = Pipeline(services)
     view = TurnView(mode="events" if events else "json" if as_json else "text")
     request = TurnRequest(text, project=project_name, provider=provider, tier=tier)
-    # Ctrl-C, SIGTERM and a closed terminal cancel the turn and keep its partial answer.
-    with cancelling_signals(pipeline.cancel, last=True) as signals:
-        error = signals.outcome(_show_turn(pipeline, request, view))
-    if error is not None:
-        raise error
+    with cancelling_signals(pipeline.cancel, last=True) as signals:  # Ctrl-C, SIGTERM, SIGHUP
+        signals.end(_show_turn(pipeline, request, view))
 
 
 def _show_turn(pipeline: Pipeline, request: TurnRequest, view: TurnView) -> DesignAgentError | None:

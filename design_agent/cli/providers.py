@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from design_agent.cli.options import app_of, json_option
-from design_agent.cli.output import print_json, print_table
+from design_agent.cli.output import clean_text, print_json, print_table
 from design_agent.errors import ExitCode, NotFoundError
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ def _stream(run: ProviderRun, quiet: bool) -> Done:
                 if isinstance(event, TierChosen):
                     tier = event
                 elif isinstance(event, TextDelta) and not quiet:
-                    click.echo(event.text, nl=False)
+                    click.echo(clean_text(event.text), nl=False)  # model text: no escapes
                     sys.stdout.flush()
                 elif isinstance(event, Done):
                     done = event
@@ -262,7 +262,9 @@ def _figures(done: Done, tier: TierChosen | None) -> str:
     )  # fmt: skip
     cost = f"cost ${usage.cost_usd:.5f}" if usage and usage.cost_usd is not None else "cost -"
     first = "-" if done.first_token_seconds is None else f"{done.first_token_seconds:.2f} s"
-    model = done.model or ("built in" if done.provider == "offline" else "default model")
+    model = clean_text(done.model or "", one_line=True) or (
+        "built in" if done.provider == "offline" else "default model"
+    )
     routed = f" ({tier.tier}: {tier.reason})" if tier else ""
     return (
         f"-- {done.provider} · {model}{routed} · {tokens} · {cost} · "

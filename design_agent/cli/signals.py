@@ -64,6 +64,12 @@ class TurnSignals:
             return CancelledError(message, signum)
         return error
 
+    def end(self, error: DesignAgentError | None) -> None:
+        """Raise the error the command ends with (see `outcome`), if any."""
+        ended = self.outcome(error)
+        if ended is not None:
+            raise ended
+
 
 @contextmanager
 def cancelling_signals(cancel: Callable[[], None], last: bool) -> Iterator[TurnSignals]:

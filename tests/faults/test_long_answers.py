@@ -104,8 +104,8 @@ def every_update_draws(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_each_update_renders_at_most_the_live_window(monkeypatch):
-    answer = long_answer(60_000)
-    bound = render.LIVE_LIMIT + 200  # the tail, one delta and a one-line stand-in
+    answer = long_answer(30_000)  # 15 times the live window
+    bound = render.LIVE_LIMIT + 300  # the tail, one delta and a one-line stand-in
     rendered: list[int] = []
     original = Markdown.__init__
 
@@ -119,7 +119,7 @@ def test_each_update_renders_at_most_the_live_window(monkeypatch):
     monkeypatch.setattr("design_agent.cli.turn_view.console", lambda: screen)
     every_update_draws(monkeypatch)
     view = TurnView("text")
-    for piece in pieces(answer):
+    for piece in pieces(answer, most=200):
         before = sum(rendered)
         view.show(TextDelta(text=piece))
         assert sum(rendered) - before <= 3 * bound  # finished blocks once, then the tail
@@ -202,13 +202,13 @@ def test_a_slow_consumer_never_stalls_the_provider_nor_its_idle_timeout(tmp_path
     monkeypatch.setenv("FAKE_RECORDING", str(claude_recording(tmp_path / "run.json", answer)))
     monkeypatch.setenv("FAKE_PIDS", str(tmp_path / "pids"))
     spec = bundled_adapters()["claude"]
-    spec = spec.model_copy(update={"timeouts": Timeouts(first_output=5, idle=0.3, total=20)})
+    spec = spec.model_copy(update={"timeouts": Timeouts(first_output=5, idle=0.2, total=20)})
     settings = Settings(bins={"claude": str(install_fake(tmp_path / "bin", "claude"))})
     run = start(spec, ProviderRequest(prompt="hello"), settings)
     provider_done_while_we_slept = None
     for event in run:
         if isinstance(event, TextDelta) and provider_done_while_we_slept is None:
-            time.sleep(1.0)  # a terminal far slower than the provider (and than idle=0.3 s)
+            time.sleep(0.6)  # a terminal far slower than the provider (and than idle=0.2 s)
             provider_done_while_we_slept = not alive(pids_in(tmp_path / "pids")[0])
     assert provider_done_while_we_slept, "the provider was blocked on a full pipe"
     assert run.result is not None and run.result.status == "ok"

@@ -133,3 +133,11 @@ def test_the_piped_shell_prints_names_questions_and_answers_clean(
     shell = run_cli(input="\n".join(lines) + "\n")
     assert_clean(shell.output, "the shell")
     assert "Atlas Evil" in shell.output and "Keep EvilX" in shell.output
+
+
+def test_providers_test_prints_the_models_text_clean(run_cli: Run, claude: None) -> None:
+    """`providers test` streams a model's raw text: no escape sequence reaches the terminal."""
+    tested = run_cli("providers", "test", "claude", "say something")
+    assert tested.exit_code == 0, tested.output
+    assert_clean(tested.output, "providers test")
+    assert "Plan EvilX body." in tested.output
