@@ -27,12 +27,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from design_agent.matching import Matcher, usage_notes
 from design_agent.models import Keywords, Localized, Task
 from design_agent.paths import HomeLayout
 from design_agent.registry import load_catalogue
+from design_agent.routing_eval import evaluate
+from design_agent.routing_eval import load_cases as load_set
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CASE_FILES = (
@@ -45,51 +45,7 @@ CASE_FILES = (
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    with open(DATA / name, encoding="utf-8") as handle:
-        return list(yaml.safe_load(handle)["cases"])
-
-
-def accuracy(matcher: Matcher, cases: list[dict[str, Any]]) -> dict[str, float]:
-    """Top-1 and top-3 over the cases with a task; HIGH count and precision; no-match cases
-    that came out HIGH, or anything but LOW."""
-    top1 = top3 = high = high_right = null_high = null_not_low = 0
-    for case in cases:
-        result = matcher.match(case["text"], limit=3)
-        ids = [c.task_id for c in result.candidates]
-        if case["expect"] is None:
-            null_high += result.band == "HIGH"
-            null_not_low += result.band != "LOW"
-            continue
-        right = ids[:1] == [case["expect"]]
-        top1 += right
-        top3 += case["expect"] in ids
-        high += result.band == "HIGH"
-        high_right += result.band == "HIGH" and right
-    named = sum(1 for c in cases if c["expect"])
-    return {
-        "top1": top1 / max(named, 1),
-        "top3": top3 / max(named, 1),
-        "high": float(high),
-        "high_precision": high_right / high if high else 1.0,
-        "null": float(len(cases) - named),
-        "null_high": float(null_high),
-        "null_not_low": float(null_not_low),
-        "cases": float(len(cases)),
-    }
-
-
-def summary(s: dict[str, float], nulls: bool = True) -> str:
-    """One line of figures for a set of labelled cases."""
-    line = (
-        f"top-1 {s['top1']:6.1%}  top-3 {s['top3']:6.1%}"
-        f"  HIGH precision {s['high_precision']:6.1%} ({s['high']:.0f} HIGH)"
-    )
-    if nulls:
-        line += (
-            f"  no-match: {s['null_high']:.0f} HIGH, {s['null_not_low']:.0f} not LOW"
-            f" of {s['null']:.0f}"
-        )
-    return f"{line}  ({s['cases']:.0f} cases)"
+    return load_set(DATA / name)
 
 
 def _pseudo_word(rng: random.Random) -> str:
@@ -166,12 +122,12 @@ def report(
     matcher = Matcher(tasks, usage)
     print(f"\n{len(tasks)} tasks: index built in {(time.perf_counter() - start) * 1000:.0f} ms")
     for name, labelled in cases.items():
-        print(f"  {name:<26} {summary(accuracy(matcher, labelled))}")
+        print(f"  {name:<26} {evaluate(matcher, labelled).summary()}")
         if all("names_method" in c for c in labelled):
             for names in (True, False):
                 part = [c for c in labelled if c["expect"] and c["names_method"] is names]
                 label = f"names the method: {'yes' if names else 'no'}"
-                print(f"    {label:<24} {summary(accuracy(matcher, part), nulls=False)}")
+                print(f"    {label:<24} {evaluate(matcher, part).summary(no_method=False)}")
     for cold in (True, False):
         label = f"  match, {'cold' if cold else 'warm'} word cache"
         print(describe(label, latencies(matcher, messages, rounds, cold)))

@@ -11,19 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from design_agent.language import detect_language
 from design_agent.matching import Matcher
 from design_agent.paths import HomeLayout
 from design_agent.registry import load_catalogue
+from design_agent.routing_eval import load_cases as load_set
 
 DATA = Path(__file__).parent / "data"
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    with open(DATA / name, encoding="utf-8") as handle:
-        return list(yaml.safe_load(handle)["cases"])
+    return load_set(DATA / name)
 
 
 @pytest.fixture(scope="module")

@@ -35,22 +35,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from design_agent.matching import Matcher
 from design_agent.paths import HomeLayout
 from design_agent.registry import load_catalogue
+from design_agent.routing_eval import evaluate
+from design_agent.routing_eval import load_cases as load_set
 
 DATA = Path(__file__).parent / "data"
-
-
-@dataclass(frozen=True)
-class Figures:
-    top1: float
-    top3: float
-    high: int
-    high_precision: float
-    null_high_share: float
 
 
 @dataclass(frozen=True)
@@ -76,38 +68,13 @@ LARGE_SETS = frozenset({"routing_heldout.yaml", "routing_dev.yaml"})
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    with open(DATA / name, encoding="utf-8") as handle:
-        return list(yaml.safe_load(handle)["cases"])
+    return load_set(DATA / name)
 
 
 @pytest.fixture(scope="module")
 def matcher(tmp_path_factory: pytest.TempPathFactory) -> Matcher:
     catalogue = load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home")))
     return Matcher.from_catalogue(catalogue.require_valid())
-
-
-def figures(matcher: Matcher, cases: list[dict[str, Any]]) -> Figures:
-    top1 = top3 = high = high_right = null_high = 0
-    for case in cases:
-        result = matcher.match(case["text"], limit=3)
-        ids = [c.task_id for c in result.candidates]
-        if case["expect"] is None:
-            null_high += result.band == "HIGH"
-            continue
-        right = ids[:1] == [case["expect"]]
-        top1 += right
-        top3 += case["expect"] in ids
-        high += result.band == "HIGH"
-        high_right += result.band == "HIGH" and right
-    named = sum(1 for c in cases if c["expect"])
-    nulls = len(cases) - named
-    return Figures(
-        top1=top1 / named,
-        top3=top3 / named,
-        high=high,
-        high_precision=high_right / high if high else 1.0,
-        null_high_share=null_high / nulls if nulls else 0.0,
-    )
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
@@ -123,13 +90,9 @@ def test_the_sets_are_big_bilingual_labelled_and_name_real_tasks(matcher, name):
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
 def test_routing_ranks_the_right_method_and_high_is_rarely_wrong(matcher, name):
-    found = figures(matcher, load_cases(name))
+    found = evaluate(matcher, load_cases(name))
     floor = FLOORS[name]
-    summary = (
-        f"{name}: top-1 {found.top1:.1%}, top-3 {found.top3:.1%}, HIGH precision "
-        f"{found.high_precision:.1%} ({found.high} HIGH), no-method at HIGH "
-        f"{found.null_high_share:.1%}"
-    )
+    summary = f"{name}: {found.summary()}"
     assert found.top1 >= floor.top1, summary
     assert found.top3 >= floor.top3, summary
     assert found.high_precision >= floor.high_precision, summary
