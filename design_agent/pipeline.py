@@ -530,17 +530,24 @@ class Pipeline:
             status=stream.status,
         )
         turn.conversation.last = _last_answer(chosen, user_turn, agent_turn)
-        if stream.status == "complete" and stream.decisions:
-            proposed = [(d.decision, d.rationale) for d in stream.decisions]
-            proposal = propose(proposed, agent_turn, task.id, self._context(turn))
-            if proposal is not None:
-                turn.conversation.pending = proposal.pending
-                yield proposal.done
+        yield from self._propose(turn, stream, agent_turn, task.id)
         yield _finished(turn, chosen, agent, stream, validation, timer)
         if stream.error is not None:
             raise stream.error
         if stream.status == "cancelled":
             raise CancelledError("answer cancelled; the partial answer was saved")
+
+    def _propose(
+        self, turn: TurnState, stream: AnswerStream, agent_turn: int, task_id: str
+    ) -> Iterator[ActionDone]:
+        """The decisions a complete answer proposed, asked about once; nothing stored yet."""
+        if stream.status != "complete" or not stream.decisions:
+            return
+        proposed = [(d.decision, d.rationale) for d in stream.decisions]
+        proposal = propose(proposed, agent_turn, task_id, self._context(turn))
+        if proposal is not None:
+            turn.conversation.pending = proposal.pending
+            yield proposal.done
 
     def _recalled(self, message: str, project: Project, context: ProjectContext) -> list[PastTurn]:
         """Older turns found by search when the message refers to the past."""
