@@ -37,6 +37,7 @@ from design_agent.routing_eval import load_cases as load_set
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CASE_FILES = (
     "routing_heldout.yaml",
+    "routing_dev_2.yaml",
     "routing_dev.yaml",
     "routing_tuning.yaml",
     "match_cases.yaml",

@@ -445,10 +445,12 @@ ACTION_WORDS = word_list(
 # "spec for the date picker: behaviour, keyboard, edge cases". Words after a colon, inside
 # brackets or after "including" are details; words naming material the person already has
 # ("these backlog items", "the ideas from the brainstorm") are material, not the request.
+# What a checking verb puts under test ("test the new onboarding flow") is "checked":
+# the thing tested, not the method asked for.
 # Words in the scope of a negation ("without visuals", "no quiero una encuesta") say what
 # the person does NOT want. Matching weighs each kind differently.
 
-Role = Literal["head", "detail", "object", "material"]
+Role = Literal["head", "detail", "object", "checked", "material"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,6 +528,16 @@ COMMA_DETAIL_MARKERS = word_list("with con")
 # a weaker hint than the deliverable itself.
 OBJECT_MARKERS = word_list("for para about sobre")
 OBJECT_MAX_WORDS = 5
+# "test the new onboarding flow with real users": what a checking verb puts under test is
+# the thing checked, not the method asked for; the verb (and what follows the object) is.
+CHECKING_VERBS = word_list(
+    """test testing evaluate evaluating validate validating probar probemos evaluar
+    evaluemos validar validemos testear testeemos comprobar"""
+)
+CHECKED_DETERMINERS = word_list(
+    """a an the this that our my your their el la los las un una unos unas este esta
+    ese esa nuestro nuestra nuestros nuestras mi mis tu tus su sus"""
+)
 # Clauses that say why, not what: "... para probar el prototipo", "so that we can ...".
 PURPOSE_PHRASES = (
     ("so", "that"),
@@ -842,6 +854,10 @@ class _RoleReader:
                 self.span, self.span_left = "material", MATERIAL_MAX_WORDS
         elif token in OBJECT_MARKERS and self.span is None and self.part == "head":
             self.span, self.span_left = "object", OBJECT_MAX_WORDS
+        elif token in CHECKING_VERBS and self.span is None and self.part == "head":
+            following = words[position + 1] if position + 1 < len(words) else ""
+            if following in CHECKED_DETERMINERS:
+                self.span, self.span_left = "checked", OBJECT_MAX_WORDS
 
 
 def _purpose_clause(words: list[str], position: int) -> bool:

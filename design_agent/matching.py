@@ -24,10 +24,11 @@ A phrase counts less when only one of its words is there, when its words are
 scattered far apart, or when it needs a negation word the message lacks
 ("pantallas sin datos"); a long phrase counts even among the details. Words in
 a negation's scope are evidence against the tasks they name. The score is then
-calibrated: HIGH needs a keyword phrase mostly present and a clear margin over
-the runner-up, not only a high score, because a close second means the message
-is ambiguous. The candidates shown always include the task whose purpose the
-message describes best.
+calibrated: HIGH needs a keyword phrase mostly present, said by the words that
+carry the request (not only by what a checking verb puts under test: "test the
+new onboarding flow"), and a clear margin over the runner-up, not only a high
+score, because a close second means the message is ambiguous. The candidates
+shown always include the task whose purpose the message describes best.
 
 Nothing here reads a file while matching: the index holds everything, so
 matching a message costs dictionary look-ups over the words it contains.
@@ -129,13 +130,16 @@ PURPOSE_MAX_SHARE = 0.5
 REJECTION_PENALTY = 0.6
 # How much a word counts by its role in the request: the head is what is asked for;
 # details and material the person already has point at other methods, more weakly.
-ROLE_WEIGHTS = {"head": 1.0, "object": 0.65, "detail": 0.4, "material": 0.3}
+ROLE_WEIGHTS = {"head": 1.0, "object": 0.65, "checked": 0.65, "detail": 0.4, "material": 0.3}
 # A complete phrase of this many content words names its method wherever it stands (in
 # the details too; not in material the person already has): it counts at least this much.
 LONG_PHRASE = 3
 LONG_PHRASE_ROLE = 0.85
-# When the head names no method, these roles carry the request instead.
+# When the head names no method, these roles carry the request instead; never what a
+# checking verb puts under test ("test the new onboarding flow": the flow is not asked for).
 PROMOTED_ROLES = frozenset({"detail", "object"})
+# A phrase said only by words in these roles never makes its task HIGH.
+UNCARRIED_ROLES = frozenset({"checked"})
 # Below this rarity-weighted evidence the head names no method ("Context: ..."),
 # so the details are the request.
 HEAD_MIN_EVIDENCE = 0.35
@@ -208,7 +212,7 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 
 _USAGE_SECTION = re.compile(r"^##\s+When to use\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL)
 # A guide's summary: the prose between its title and its first section.
@@ -315,6 +319,9 @@ class _Message:
     # term -> tasks it is no evidence for: a false friend in its everyday sense says
     # nothing about the method named by it ("personas" meaning people)
     blocked: dict[str, frozenset[int]]
+    # terms that words carrying the request gave (the head, or details that stand in
+    # for a head naming no method): only a phrase with one of them makes a task HIGH
+    carried: frozenset[str]
 
 
 class _Evidence(NamedTuple):
@@ -324,6 +331,8 @@ class _Evidence(NamedTuple):
     named: dict[int, float]
     against: set[int]
     described: int | None
+    # the phrase that gave each task its best phrase value (-1: a phrase of stop words)
+    sources: dict[int, int]
 
 
 _CACHE: dict[int, tuple[weakref.ref[Catalogue], Matcher]] = {}
@@ -352,6 +361,7 @@ class Matcher:
         self._named_by: dict[str, frozenset[int]] = {}
         self._name_words: dict[str, frozenset[str]] = {}
         self._task_vocabulary: list[frozenset[str]] = []
+        self._name_terms: list[frozenset[str]] = []
         self._exempt: frozenset[tuple[str, str]] = frozenset()
         self._vocabulary: set[str] = set()
         self._deletions: dict[str, list[str]] = {}
@@ -405,6 +415,7 @@ class Matcher:
         self._named_by, self._name_words = _named_by(tasks)
         self._idf = self._damp_generic(_idf_table(task_terms, len(tasks)))
         self._task_vocabulary = [frozenset(terms) for terms in task_terms]
+        self._name_terms = list(self._task_vocabulary)
         self._index_purposes(tasks, usage)
         # Typos are forgiven against every word the tasks use, purpose texts included.
         # ... and against the glossary's Spanish words, so their other forms reach it too.
@@ -517,7 +528,7 @@ class Matcher:
         ranked = heapq.nsmallest(max(2, limit), evidence.items(), key=lambda i: (-i[1], i[0]))
         ranked = _with_described(ranked, found.described, evidence, limit)
         scores = [(task, min(100.0, _saturate(value))) for task, value in ranked]
-        ceiling = self._ceiling(ranked, found.named, analysed, found.against) if scores else 100.0
+        ceiling = self._ceiling(ranked, found, analysed) if scores else 100.0
         shift = max(0.0, scores[0][1] - ceiling) if scores else 0.0
         candidates = [
             TaskScore(task_id=self._task_ids[t], score=round(s - shift, 1), band=band_of(s - shift))
@@ -527,11 +538,7 @@ class Matcher:
         return _result(analysed, candidates, max(1, limit))
 
     def _ceiling(
-        self,
-        ranked: list[tuple[int, float]],
-        phrases: dict[int, float],
-        message: _Message,
-        against: set[int],
+        self, ranked: list[tuple[int, float]], found: _Evidence, message: _Message
     ) -> float:
         """The highest score the best task has earned; every score is lowered by the same
         amount to meet it, so the order and the gaps (ambiguity) stay.
@@ -540,17 +547,33 @@ class Matcher:
         is squeezed into 0-100, a phrase that names the task and no negated words that
         name it ("we can't run an A/B test, how else ..."); a task that one word
         alone points to, without naming it, stays LOW ("how do I make a sourdough
-        starter" is not about empty states' starter content).
+        starter" is not about empty states' starter content). The phrase must be said by
+        the words that carry the request: "test the new onboarding flow" names the
+        flow as what is tested, not as what is asked for.
         """
         task, best = ranked[0]
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
-        named = phrases.get(task, 0.0)
+        named = found.named.get(task, 0.0)
+        against = found.against
         if named < HIGH_PHRASE_MIN and self._support_of(task, message) <= 1:
             return MEDIUM_MIN - 0.1
         clear = 100.0 * (best - runner_up) >= HIGH_MARGIN and runner_up <= HIGH_RATIO * best
         if not clear or named < HIGH_PHRASE_MIN or task in against:
             return HIGH_MIN - 0.1
+        if not self._carried(task, found.sources.get(task, -1), message):
+            return HIGH_MIN - 0.1
         return 100.0
+
+    def _carried(self, task: int, phrase_id: int, message: _Message) -> bool:
+        """Whether the words carrying the request name the task: a word of its best phrase,
+        or a rare word of its other names ("evaluar la madurez de diseño": the
+        assessment is named by the verb, its object by the rest)."""
+        if phrase_id < 0 or not message.carried.isdisjoint(self._phrases[phrase_id].content):
+            return True
+        names = self._name_terms[task]
+        return any(
+            term in names and self._idf[term] >= LONE_WORD_MIN_RARITY for term in message.carried
+        )
 
     def _support_of(self, task: int, message: _Message) -> int:
         """How many specific words of the message are evidence for `task`."""
@@ -563,8 +586,8 @@ class Matcher:
         words = read_request(message, language, self._exempt, self._name_words)
         content = [w for w in words if is_content(w.text, stops)]
         found = [(w, self._terms_of(w)) for w in content]
-        matched, rejected = self._evidence(found)
-        self._join_split_words(content, matched)
+        matched, rejected, carried = self._evidence(found)
+        self._join_split_words(content, matched, carried)
         kept = [(w, t) for w, t in found if not w.negated]
         purpose, support = self._purposes(kept, language)
         return _Message(
@@ -577,22 +600,26 @@ class Matcher:
             purpose=purpose,
             support=tuple(support),
             blocked=self._blocked(found),
+            carried=frozenset(carried),
         )
 
-    def _evidence(self, found: list[_Found]) -> tuple[_Terms, _Terms]:
-        """Terms for the tasks (each with its certainty and role weight) and terms against
-        them (in a negation's scope)."""
+    def _evidence(self, found: list[_Found]) -> tuple[_Terms, _Terms, set[str]]:
+        """Terms for the tasks (each with its certainty and role weight), terms against
+        them (in a negation's scope) and the terms of the words carrying the request."""
         details_lead = self._details_lead(found)
         matched: _Terms = {}
         rejected: _Terms = {}
+        carried: set[str] = set()
         for word, terms in found:
             target = rejected if word.negated else matched
             promoted = details_lead and word.role in PROMOTED_ROLES
             role = 1.0 if promoted else ROLE_WEIGHTS[word.role]
+            if not word.negated and word.role not in UNCARRIED_ROLES:
+                carried.update(term for term, _weight in terms)
             for term, weight in terms:
                 known = target.get(term, (0.0, 0.0))
                 target[term] = (max(weight, known[0]), max(role, known[1]))
-        return matched, rejected
+        return matched, rejected, carried
 
     def _purposes(
         self, kept: list[_Found], language: Language
@@ -631,7 +658,7 @@ class Matcher:
         )
         return head < HEAD_MIN_EVIDENCE
 
-    def _join_split_words(self, content: list[Word], matched: _Terms) -> None:
+    def _join_split_words(self, content: list[Word], matched: _Terms, carried: set[str]) -> None:
         """ "mood board" -> "moodboard", when the catalogue spells it as one word."""
         for first, second in itertools.pairwise(content):
             if first.negated or second.negated:
@@ -639,6 +666,8 @@ class Matcher:
             joined = stem(first.text + second.text)
             if joined in self._idf:
                 matched[joined] = (1.0, ROLE_WEIGHTS[first.role])
+                if first.role not in UNCARRIED_ROLES:
+                    carried.add(joined)
 
     def _purpose_of(
         self, word: Word, looked_up: tuple[tuple[str, float], ...], language: Language
@@ -707,7 +736,8 @@ class Matcher:
         name; `_saturate` turns it into 0-100), the value of each task's best phrase (how
         surely the message names the task), the tasks that negated words name, and the
         task that what the message describes fits best."""
-        phrase = self._phrase_scores(message.matched, message)
+        sources: dict[int, int] = {}
+        phrase = self._phrase_scores(message.matched, message, sources)
         extra = self._shared_words(message, phrase)
         purpose = self._purpose_scores(message)
         against = self._phrase_scores(message.rejected, message) if message.rejected else {}
@@ -732,13 +762,16 @@ class Matcher:
         described = max(contenders & purpose.keys(), key=lambda t: (purpose[t], -t), default=None)
         if described is not None and (described in against or purpose[described] < PURPOSE_FLOOR):
             described = None
-        return _Evidence(scores, named, set(against), described)
+        return _Evidence(scores, named, set(against), described, sources)
 
-    def _phrase_scores(self, matched: _Terms, message: _Message) -> dict[int, tuple[float, float]]:
+    def _phrase_scores(
+        self, matched: _Terms, message: _Message, sources: dict[int, int] | None = None
+    ) -> dict[int, tuple[float, float]]:
         """Each task's best phrase: (its value, the word evidence it used).
 
         A phrase counts in full when its words are in the head of the request; one
-        made of details or material counts as much as their role.
+        made of details or material counts as much as their role. `sources` receives the
+        phrase that gave each task its value.
         """
         amounts, counts, roled = self._phrase_amounts(matched, message)
         best: dict[int, tuple[float, float]] = {}
@@ -765,8 +798,10 @@ class Matcher:
                 value = _complete_value(phrase, amount, message, current / role) * role
             if value > current:
                 best[phrase.task] = (value, amount * role)
+                if sources is not None:
+                    sources[phrase.task] = phrase_id
         if matched is message.matched:
-            self._add_stop_phrases(message, best)
+            self._add_stop_phrases(message, best, sources)
         return best
 
     def _phrase_amounts(
@@ -787,10 +822,17 @@ class Matcher:
                 roled[phrase_id] = roled.get(phrase_id, 0.0) + evidence * role
         return amounts, counts, roled
 
-    def _add_stop_phrases(self, message: _Message, best: dict[int, tuple[float, float]]) -> None:
+    def _add_stop_phrases(
+        self,
+        message: _Message,
+        best: dict[int, tuple[float, float]],
+        sources: dict[int, int] | None,
+    ) -> None:
         for task, words, strength in self._stop_phrases:
             if strength > best.get(task, (0.0, 0.0))[0] and _in_order(words, message.full_sequence):
                 best[task] = (strength, 0.0)
+                if sources is not None:
+                    sources[task] = -1
 
     def _shared_words(
         self, message: _Message, phrase: dict[int, tuple[float, float]]

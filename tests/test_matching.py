@@ -351,6 +351,40 @@ def test_negated_or_everyday_words_never_make_a_method_certain(matcher, message,
     assert not (result.band == "HIGH" and result.best and result.best.task_id == not_high)
 
 
+@pytest.mark.parametrize(
+    ("message", "checked", "not_high"),
+    [
+        ("test the new onboarding flow with real users", "onboarding", "onboarding_flow"),
+        (
+            "probar el nuevo flujo de onboarding con usuarios reales",
+            "onboarding",
+            "onboarding_flow",
+        ),
+        ("validate the checkout flow with five customers", "checkout", "user_flows"),
+    ],
+)
+def test_what_a_checking_verb_puts_under_test_is_not_the_request(
+    matcher, message, checked, not_high
+):
+    # The object of "test"/"probar" names the thing checked, not the method asked for:
+    # it is no head (not promoted when the head is weak) and never makes its task HIGH.
+    roles = {w.text: w.role for w in read_request(message, detect_language(message))}
+    assert roles[checked] == "checked"
+    assert roles[message.split()[0]] == "head"
+    result = matcher.match(message)
+    assert not (result.band == "HIGH" and result.best and result.best.task_id == not_high)
+
+
+def test_a_checking_verb_that_names_the_method_still_makes_it_high(matcher):
+    # "evaluar" is itself a word of the assessment's names: the head still names it.
+    result = matcher.match("evaluar la madurez de diseño de la organización")
+    assert result.best is not None and result.best.task_id == "ux_maturity_assessment"
+    assert result.band == "HIGH"
+    roles = {w.text: w.role for w in read_request("ab test the new pricing page", "en")}
+    assert (roles["test"], roles["pricing"]) == ("head", "checked")
+    assert matcher.match("ab test the new pricing page").band == "HIGH"
+
+
 def test_one_incidental_word_leaves_the_match_low(matcher):
     # "starter" is in empty states' "starter content", and nothing else is.
     assert matcher.match("how do I make a sourdough starter").band == "LOW"
