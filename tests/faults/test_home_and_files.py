@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fixtures.pdfs import pdf_file
 
 from design_agent.actions import ActionContext, ActionEnvelope, run_action
 from design_agent.cli.context import AppContext
@@ -244,18 +245,7 @@ def pdf_bytes(content: bytes, pages: int = 1) -> bytes:
     ]
     page = b"<< /Type /Page /Parent 2 0 R /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>"
     objects += [page] * pages
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
+    return pdf_file(objects)
 
 
 def test_a_small_pdf_that_expands_to_millions_of_characters_is_bounded(memory, tmp_path):
