@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from fixtures.fakes import alive, bundled_adapters, install_fake, pids_in
+from fixtures.fakes import alive, bundled_adapters, claude_run, install_fake, pids_in
 
 from design_agent.matching import TaskScore
 from design_agent.model_choice import ModelChoice, choose_with_model, parse_choice
@@ -41,24 +41,13 @@ def claude() -> AdapterSpec:
     return bundled_adapters()["claude"]
 
 
-def stream_json(text: str) -> str:
-    """A claude stream-json run whose answer is `text`, streamed in two deltas."""
-    lines = []
-    for piece in (text[: len(text) // 2], text[len(text) // 2 :]):
-        delta = {"type": "content_block_delta", "delta": {"type": "text_delta", "text": piece}}
-        lines.append({"type": "stream_event", "event": delta})
-    lines.append({"type": "result", "subtype": "success", "is_error": False, "result": text})
-    return "".join(json.dumps(line) + "\n" for line in lines)
-
-
 @pytest.fixture
 def fake_reply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     """Install a fake claude that answers `text` (or misbehaves per `mode`)."""
 
     def make(text: str, mode: str = "replay") -> Settings:
         path = install_fake(tmp_path / "bin", "claude")
-        recorded = tmp_path / "reply.json"
-        recorded.write_text(json.dumps({"stdout": stream_json(text), "stderr": "", "rc": 0}))
+        recorded = claude_run(tmp_path / "reply.json", text)
         monkeypatch.setenv("FAKE_RECORDING", str(recorded))
         monkeypatch.setenv("FAKE_MODE", mode)
         monkeypatch.setenv("FAKE_LOG", str(tmp_path / "fake-log.json"))

@@ -15,7 +15,6 @@ read afresh, an open question included).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.fakes import install_fake
+from fixtures.fakes import claude_run, install_fake
 
 from design_agent.cli.context import AppContext
 from design_agent.conversation import ConversationState, load_state, save_state
@@ -122,10 +121,7 @@ class Conversation:
 
     def recording(self, *pieces: str, name: str = "answer") -> Path:
         """A claude stream-json recording whose answer streams as `pieces`, one line each."""
-        path = self.tmp_path / f"{name}.json"
-        lines = [*(_delta(piece) for piece in pieces), _result("".join(pieces))]
-        path.write_text(json.dumps({"stdout": "".join(lines), "stderr": "", "rc": 0}))
-        return path
+        return claude_run(self.tmp_path / f"{name}.json", *pieces)
 
     # -- the state -----------------------------------------------------------------------------
 
@@ -255,22 +251,6 @@ def _expect_outcome(
     if choice:
         assert said.options, f"no numbered choice {where}"
         assert finished is not None and finished.status == "needs_choice", where
-
-
-def _delta(text: str) -> str:
-    event = {"type": "content_block_delta", "delta": {"type": "text_delta", "text": text}}
-    return json.dumps({"type": "stream_event", "event": event}) + "\n"
-
-
-def _result(text: str) -> str:
-    line = {
-        "type": "result",
-        "subtype": "success",
-        "is_error": False,
-        "result": text,
-        "usage": {"input_tokens": 5, "output_tokens": 7},
-    }
-    return json.dumps(line) + "\n"
 
 
 def file_in(folder: Path, name: str, content: str | bytes) -> Path:
