@@ -5,6 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "preview_action": (
+        "This message is an action ({action}), not a design request: nothing would be sent "
+        "to a provider. --show-prompt previews design requests.",
+        "Este mensaje es una acción ({action}), no una petición de diseño: no se enviaría nada "
+        "a un proveedor. --show-prompt muestra las peticiones de diseño.",
+    ),
+    "preview_no_method": (
+        "No design method matches this message, so a turn would ask what you need; "
+        "nothing to preview. Try naming the deliverable (e.g. 'a usability test plan').",
+        "Ningún método de diseño encaja con este mensaje, así que un turno te preguntaría qué "
+        "necesitas; no hay nada que mostrar. Prueba a nombrar el entregable (p. ej. 'un plan "
+        "de test de usabilidad').",
+    ),
     "created": (
         "Created and switched to project '{name}'.",
         "He creado el proyecto '{name}' y es el activo.",

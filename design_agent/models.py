@@ -6,7 +6,7 @@ error with its line, not a silently ignored key.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
@@ -49,6 +49,22 @@ class Handoffs(StrictModel):
     from_: list[Identifier] = Field(default_factory=list, alias="from")
 
 
+class AgentSpanish(StrictModel):
+    """The persona's goal written in Spanish, for the Spanish prompt frame."""
+
+    goal: NonEmpty
+
+
+class TaskSpanish(StrictModel):
+    """The task's description and deliverable outline written in Spanish."""
+
+    description: NonEmpty
+    expected_output: list[NonEmpty] = Field(min_length=1)
+
+
+Length = Literal["short", "medium", "long"]
+
+
 class Agent(StrictModel):
     """A specialist persona that answers the tasks assigned to it."""
 
@@ -61,6 +77,13 @@ class Agent(StrictModel):
     operating_procedures: list[NonEmpty] = Field(min_length=1)
     handoffs: Handoffs = Field(default_factory=Handoffs)
     example_tasks: list[Identifier] = Field(default_factory=list)
+    # One sentence on how the persona leans (what it insists on), for the system prompt.
+    stance: Localized | None = None
+    es: AgentSpanish | None = None
+
+    def goal_in(self, language: str) -> str:
+        """The goal in `language` when written, otherwise in English."""
+        return self.es.goal if language == "es" and self.es else self.goal
 
 
 class Task(StrictModel):
@@ -74,6 +97,19 @@ class Task(StrictModel):
     guides: list[FileName] = Field(min_length=1)
     materials: list[FileName] = Field(default_factory=list)
     agent: Identifier
+    # How long the deliverable usually is: microcopy is short, a test plan long.
+    length: Length = "medium"
+    es: TaskSpanish | None = None
+
+    def description_in(self, language: str) -> str:
+        """The description in `language` when written, otherwise in English."""
+        return self.es.description if language == "es" and self.es else self.description
+
+    def outline(self, language: str) -> list[str]:
+        """The deliverable's parts in `language` when written, otherwise in English."""
+        return list(
+            self.es.expected_output if language == "es" and self.es else self.expected_output
+        )
 
     @field_validator("guides")
     @classmethod

@@ -39,22 +39,19 @@ from design_agent.conversation import (
     finish_state,
     load_state,
 )
-from design_agent.errors import CancelledError, DesignAgentError
+from design_agent.errors import CancelledError, DesignAgentError, UsageError
 from design_agent.events import (
     ActionDone,
     ContextLoaded,
-    GuidesLoaded,
     IntentDetected,
     PersonaChosen,
-    PipelineEvent,
     PreferencesLoaded,
-    PromptReady,
     TaskMatched,
     TurnFinished,
     TurnSaved,
     Validated,
 )
-from design_agent.grounding import grounding, past_turns, project_terms, prompt_context
+from design_agent.grounding import project_terms
 from design_agent.intents import detect_action
 from design_agent.language import (
     STOP_WORDS_EN,
@@ -68,13 +65,13 @@ from design_agent.memory.models import Project, ProjectContext
 from design_agent.messages import say
 from design_agent.models import Agent
 from design_agent.preferences import resolve_preferences
-from design_agent.prompt import PastTurn, assemble
-from design_agent.providers.request import ProviderRequest
+from design_agent.preview import PromptPreview, make_preview
+from design_agent.prompt import PastTurn
 from design_agent.providers.resolve import Resolution, missing_notice
-from design_agent.providers.routing import choose_tier
 from design_agent.providers.run import ProviderRun
 from design_agent.providers.runner import cancel_all, start
 from design_agent.recording import save_answer, save_exchange, save_request
+from design_agent.request_builder import BuiltRequest, RequestInputs, build_request
 from design_agent.session import Services
 from design_agent.settings import EffectiveSettings
 from design_agent.turn import (
@@ -171,6 +168,53 @@ class Pipeline:
             finish_state(self.memory, turn.conversation)
             self.event_log.write(seen)
 
+    def last_request(self) -> str | None:
+        """The active project's last answered request, as the user worded it."""
+        project = self.memory.active_project()
+        last = load_state(self.memory, project.id if project else None).last
+        return last.request if last is not None else None
+
+    def preview(self, request: TurnRequest) -> PromptPreview:
+        """What `request` would send to the provider (ask --show-prompt, /prompt): the same
+        method choice, prompt and command line as a turn; nothing is run or saved."""
+        project = self.memory.find_project(request.project) if request.project else None
+        project = project or self.memory.active_project()
+        state = load_state(self.memory, project.id if project else None)
+        settings = self.services.settings
+        language = self._pick_language(request.message, settings.values.language, state)
+        envelope = detect_action(
+            request.message, list(self.services.adapters), self._project_names()
+        )
+        if envelope is not None:
+            raise UsageError(say("preview_action", language, action=envelope.name))
+        prefs = self._preferences(project, request, language, settings)
+        recent = [state.last.task_id] if state.last else []
+        match = self.services.matcher.match(request.message, recent_task_ids=recent)
+        if match.best is None:
+            raise UsageError(say("preview_no_method", language))
+        task = self.services.catalogue.task(match.best.task_id)
+        agent = self.services.catalogue.agent(task.agent)
+        context = self._preview_context(project)
+        event = TaskMatched(
+            step=3, ms=0.0, task_id=task.id, name=task.name.en, score=match.best.score, band="HIGH"
+        )
+        chosen = Chosen(task, event, request.message)
+        resolution = self._resolution(prefs)
+        recalled = self._recalled(request.message, project, context) if project else []
+        inputs = RequestInputs(
+            request.message, chosen, agent, context, prefs, resolution.spec, recalled
+        )
+        built = build_request(self.services.knowledge, inputs)
+        return make_preview(built, resolution, match, task.name.get(language))
+
+    def _preview_context(self, project: Project | None) -> ProjectContext:
+        """The active project's context; a new project's (empty) when none exists yet."""
+        if project is not None:
+            return self.memory.project_context(project.id, turns=RECENT_TURNS)
+        now = datetime.now(UTC)
+        empty = Project(id="-", name=DEFAULT_PROJECT, created_at=now, last_accessed=now)
+        return ProjectContext(project=empty, metadata={}, briefs=[], decisions=[], recent_turns=[])
+
     def _steps(self, request: TurnRequest) -> Iterator[Any]:
         timer = Timer()
         project = self.memory.find_project(request.project) if request.project else None
@@ -228,6 +272,13 @@ class Pipeline:
             yield ActionDone(action="preferences.ignored", message=message)
 
     def _language(self, message: str, setting: str, state: ConversationState) -> str:
+        """The turn's language (see `_pick_language`), remembered for the next turns."""
+        language = self._pick_language(message, setting, state)
+        state.language = language  # type: ignore[assignment]
+        self.memory.set_state("last_language", language)
+        return language
+
+    def _pick_language(self, message: str, setting: str, state: ConversationState) -> str:
         """The user's language wins; short messages ("2", "ok", "cambia a Acme") keep the
         conversation's unless their own words say otherwise ("hola", "switch to Acme")."""
         pending = state.live_pending()
@@ -240,8 +291,6 @@ class Pipeline:
         else:
             fallback = setting if setting != "auto" else "en"
             language = str(_short_language(message) or known or fallback)
-        state.language = language  # type: ignore[assignment]
-        self.memory.set_state("last_language", language)
         return language
 
     def _route(self, turn: TurnState, timer: Timer) -> Iterator[Any]:
@@ -429,7 +478,12 @@ class Pipeline:
         if notice and not self.memory.get_state("offline_notice_shown"):
             self.memory.set_state("offline_notice_shown", True)
             yield ActionDone(action="providers.notice", message=notice)
-        request = self._provider_request(turn, chosen, agent, resolution)
+        assert turn.context is not None
+        recalled = self._recalled(turn.request.message, turn.project, turn.context)
+        inputs = RequestInputs(
+            turn.request.message, chosen, agent, turn.context, turn.prefs, resolution.spec, recalled
+        )
+        request = build_request(self.services.knowledge, inputs)
         yield from request.events(timer)
         user_turn = save_request(
             self.memory,
@@ -452,50 +506,12 @@ class Pipeline:
             self._run = None
         yield from self._finish(turn, chosen, agent, request, stream, user_turn, timer)
 
-    def _provider_request(
-        self, turn: TurnState, chosen: Chosen, agent: Agent, resolution: Resolution
-    ) -> _BuiltRequest:
-        assert chosen.task is not None and turn.project is not None and turn.context is not None
-        prefs, spec = turn.prefs, resolution.spec
-        assembled = assemble(
-            message=chosen.prompt_text,
-            task=chosen.task,
-            agent=agent,
-            knowledge=self.services.knowledge,
-            language=prefs.language,
-            verbosity=prefs.verbosity,
-            context_limit=spec.context_limit,
-            project=prompt_context(turn.context),
-            recent=past_turns(turn.context.recent_turns),
-            recalled=self._recalled(turn.request.message, turn.project, turn.context),
-            assumptions=chosen.assumptions,
-        )
-        tier, tier_reason = choose_tier(turn.request.message, prefs.tier)
-        built = ProviderRequest(
-            system_prompt=assembled.system,
-            prompt=assembled.prompt,
-            tier=tier,
-            tier_reason=tier_reason,
-            model=prefs.settings.model,
-            language=prefs.language,  # type: ignore[arg-type]
-            verbosity=prefs.verbosity,  # type: ignore[arg-type]
-            grounding=grounding(
-                chosen.request_text,
-                chosen.task,
-                agent,
-                assembled.sections,
-                turn.context,
-                prefs.language,
-            ),
-        )
-        return _BuiltRequest(built, assembled, spec.name, spec.context_limit)
-
     def _finish(
         self,
         turn: TurnState,
         chosen: Chosen,
         agent: Agent,
-        request: _BuiltRequest,
+        request: BuiltRequest,
         stream: AnswerStream,
         user_turn: int,
         timer: Timer,
@@ -561,31 +577,6 @@ class Pipeline:
             for hit in group.hits
             if hit.kind == "turn" and hit.id not in recent_ids
         ]
-
-
-class _BuiltRequest:
-    """The assembled prompt and the provider request built from it (steps 5-6)."""
-
-    def __init__(self, built: ProviderRequest, assembled: Any, provider: str, budget: int) -> None:
-        self.built = built
-        self.assembled = assembled
-        self.provider = provider
-        self.budget = budget
-
-    def events(self, timer: Timer) -> Iterator[PipelineEvent]:
-        yield GuidesLoaded(
-            step=5,
-            ms=timer.lap("guides"),
-            sections=[s.citation for s in self.assembled.sections],
-            dropped=self.assembled.dropped,
-        )
-        yield PromptReady(
-            step=6,
-            ms=timer.lap("prompt"),
-            provider=self.provider,
-            tokens=self.assembled.tokens,
-            budget=self.budget,
-        )
 
 
 def _last_answer(chosen: Chosen, user_turn: int, agent_turn: int) -> LastAnswer:

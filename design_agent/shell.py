@@ -280,6 +280,21 @@ class SlashCommands:
         """List the design methods I know, grouped by specialist."""
         self._act("catalogue", "methods")
 
+    def cmd_prompt(self, argument: str) -> None:
+        """Show what would be sent for a request (or your last one), without sending it."""
+        from design_agent.cli.prompt_view import render_preview
+
+        message = argument or self.shell.pipeline.last_request()
+        if not message:
+            self._say("slash_usage", usage="/prompt MESSAGE")
+            return
+        try:
+            preview = self.shell.pipeline.preview(TurnRequest(message))
+        except DesignAgentError as e:
+            self._print(e.message)
+            return
+        self._print(render_preview(preview))
+
     def cmd_exit(self, argument: str) -> None:
         """Leave the session (Ctrl-D, 'exit' and 'salir' work too)."""
         self.shell.running = False

@@ -20,7 +20,21 @@ _OPEN = re.compile(r"<(decision|ask_user)((?:\s+[a-z_]+\s*=\s*(?:\"[^\"<>]*\"|'[
 _ATTR = re.compile(r"([a-z_]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 ALLOWED_ATTRS = {"decision": {"rationale"}, "ask_user": set()}
 # The "<" of anything that could open or close a whitelisted tag, in any case.
-_QUOTED_TAG = re.compile(r"<(?=\s*/?\s*(?:decision|ask_user))", re.IGNORECASE)
+# The answer's tags, and the prompt's own frame tags (a brief must not close `<project>`).
+FRAME_TAG_NAMES = (
+    "guide",
+    "section",
+    "example",
+    "material",
+    "project",
+    "decisions",
+    "conversation",
+    "earlier",
+    "instructions",
+    "request",
+)
+_TAG_ALTERNATIVES = "|".join(("decision", "ask_user", *FRAME_TAG_NAMES))
+_QUOTED_TAG = re.compile(rf"<(?=\s*/?\s*(?:{_TAG_ALTERNATIVES})\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -54,12 +54,6 @@ class Chosen:
     # For the model only ("answer this again, shorter"); the offline answer quotes request_text.
     instruction: str = ""
 
-    @property
-    def prompt_text(self) -> str:
-        return (
-            f"{self.request_text}\n\n{self.instruction}" if self.instruction else self.request_text
-        )
-
 
 @dataclass
 class TurnState:

@@ -65,16 +65,19 @@ def test_prompt_stays_within_the_provider_budget(catalogue):
     big = build(catalogue, 200_000, turns)
     small = build(catalogue, 4_000, turns)
     assert small.total_tokens <= 3_000 < big.total_tokens
-    assert "Request:\nMap the journey" in small.prompt  # the message always survives
-    assert "Project: Mobile Checkout" in small.prompt
+    assert small.prompt.endswith(
+        "<request>\nMap the journey of first-time buyers in our checkout\n</request>"
+    )
+    assert '<project name="Mobile Checkout">' in small.prompt
     assert small.dropped and not big.dropped
 
 
 def test_prompt_instructs_citations_and_tags(catalogue):
     assembled = build(catalogue, 100_000)
-    assert "[guide.md > Section]" in assembled.system
-    assert '<decision rationale="why">' in assembled.system
-    assert "[journey_mapping.md > Procedure]" in assembled.system
+    instructions = assembled.prompt.split("<instructions>")[1]
+    assert "[journey_mapping.md > Procedure]" in instructions
+    assert '<decision rationale="why">' in instructions
+    assert "<ask_user>" in instructions
     assert estimate_tokens(assembled.system + assembled.prompt) == pytest.approx(
         assembled.total_tokens, rel=0.05
     )

@@ -37,6 +37,12 @@ if TYPE_CHECKING:
 )
 @json_option
 @click.option("--events", is_flag=True, help="Print every pipeline event as a JSON line.")
+@click.option(
+    "--show-prompt",
+    is_flag=True,
+    help="Print what would be sent (command line, system prompt, standard input, tokens "
+    "per block) without running the provider or saving anything.",
+)
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -47,6 +53,7 @@ def ask(
     files: tuple[Path, ...],
     as_json: bool,
     events: bool,
+    show_prompt: bool,
 ) -> None:
     """Ask one design question; the answer streams, then a footer line.
 
@@ -59,6 +66,7 @@ def ask(
       design-agent ask "Plan a usability test for the new checkout"
       design-agent ask "¿por qué decidimos hacer pruebas moderadas?" --json
       echo "journey map for first-time buyers" | design-agent ask --events
+      design-agent ask --show-prompt "plan a usability test" --provider gemini
     """
     from design_agent.pipeline import Pipeline, TurnRequest
     from design_agent.providers.resolve import check_provider_name
@@ -70,6 +78,11 @@ def ask(
         check_provider_name(provider, services.adapters)
     if project_name:
         services.memory.find_project(project_name)  # an unknown project is exit 6 before anything
+    if show_prompt:
+        if files:
+            raise UsageError("--show-prompt saves nothing: add the --file briefs first")
+        _show_prompt(Pipeline(services), TurnRequest(text, project_name, provider, tier), as_json)
+        return
     for path in files:
         _add_file(services, project_name, path)
     pipeline = Pipeline(services)
@@ -89,6 +102,17 @@ def _show_turn(pipeline: Pipeline, request: TurnRequest, view: TurnView) -> Desi
         return e
     view.close()
     return None
+
+
+def _show_prompt(pipeline: Pipeline, request: TurnRequest, as_json: bool) -> None:
+    from design_agent.cli.output import print_json
+    from design_agent.cli.prompt_view import render_preview
+
+    preview = pipeline.preview(request)
+    if as_json:
+        print_json(preview)
+    else:
+        click.echo(render_preview(preview))
 
 
 def _read_message(message: str | None) -> str:
