@@ -57,16 +57,27 @@ def grounding(
     context: ProjectContext,
     language: str,
 ) -> Grounding:
-    """What the offline provider answers from: the request, method, persona and project."""
+    """What the offline provider answers from: the request, method, persona and project.
+    `sections` are all of the method's sections in the answer's language (it has no
+    context window to fit), not only those the prompt had room for."""
     briefs = ", ".join(f.filename for f in context.briefs)
     return Grounding(
         message=message,
         task_id=task.id,
         task_name=task.name.get(language),
-        expected_output=list(task.expected_output),
+        expected_output=task.outline(language),
         persona_role=agent.role.get(language),
-        persona_goal=agent.goal,
-        sections=[GuideSection(guide=s.source, heading=s.heading, text=s.text) for s in sections],
+        persona_goal=agent.goal_in(language),
+        sections=[
+            GuideSection(
+                guide=s.source,
+                heading=s.heading,
+                text=s.text,
+                kind="material" if s.kind == "material" else "guide",
+                language=s.language,
+            )
+            for s in sections
+        ],
         project_name=context.project.name,
         project_context={
             **prompt_context(context).metadata,

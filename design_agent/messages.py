@@ -336,6 +336,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "question_mark": ("? {question}", "? {question}"),
     "footer_tokens": ("{tokens} tokens", "{tokens} tokens"),
     "footer_checklist": ("checklist {score}", "checklist {score}"),
+    "footer_not_assessed": (
+        "{count} not assessed offline",
+        "{count} sin evaluar offline",
+    ),
     # -- the turn: task choice, answers again, proposals ------------------------------------
     "choose_again": (
         "That did not pick one. Reply with a number, or describe what you need:",

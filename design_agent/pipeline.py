@@ -518,9 +518,13 @@ class Pipeline:
     ) -> Iterator[Any]:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         task = chosen.task
-        loaded = {(s.source, s.heading.lower()) for s in request.assembled.sections}
         validation = validate_answer(
-            stream.text, task, turn.language, loaded, project_terms(turn.context)
+            stream.text,
+            task,
+            turn.language,
+            request.loaded,
+            project_terms(turn.context),
+            offline=request.offline,
         )
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()

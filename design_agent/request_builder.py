@@ -45,6 +45,15 @@ class BuiltRequest:
     assembled: AssembledPrompt
     provider: str
     budget: int
+    offline: bool = False
+
+    @property
+    def loaded(self) -> set[tuple[str, str]]:
+        """(source, heading) of what the answer could cite: what the prompt carried, or,
+        offline, every section of the method it answers from."""
+        if self.offline and self.built.grounding is not None:
+            return {(s.guide, s.heading.lower()) for s in self.built.grounding.sections}
+        return {(s.source, s.heading.lower()) for s in self.assembled.sections}
 
     def events(self, timer: Timer) -> Iterator[PipelineEvent]:
         yield GuidesLoaded(
@@ -94,9 +103,9 @@ def build_request(knowledge: Knowledge, inputs: RequestInputs) -> BuiltRequest:
             chosen.request_text,
             task,
             inputs.agent,
-            assembled.sections,
+            knowledge.task_sections(task, prefs.language),
             context,
             prefs.language,
         ),
     )
-    return BuiltRequest(built, assembled, spec.name, spec.context_limit)
+    return BuiltRequest(built, assembled, spec.name, spec.context_limit, spec.is_offline)

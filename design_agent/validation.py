@@ -27,6 +27,10 @@ LIMITATIONS = re.compile(
 )
 
 
+# What an offline answer's text cannot show: it names the method because it quotes it.
+UNJUDGEABLE_OFFLINE = frozenset({"method", "terminology"})
+
+
 class CheckItem(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -34,6 +38,9 @@ class CheckItem(BaseModel):
     label: str
     passed: bool
     detail: str = ""
+    # False where the text cannot show it: an offline answer quotes the method, so its
+    # wording says nothing about the method having been applied.
+    assessed: bool = True
 
 
 class Validation(BaseModel):
@@ -45,15 +52,21 @@ class Validation(BaseModel):
 
     @property
     def passed(self) -> int:
-        return sum(item.passed for item in self.items)
+        return sum(item.passed for item in self.items if item.assessed)
+
+    @property
+    def assessed(self) -> int:
+        return sum(item.assessed for item in self.items)
 
     @property
     def score(self) -> str:
-        return f"{self.passed}/{len(self.items)}"
+        return f"{self.passed}/{self.assessed}"
 
     def summary(self) -> str:
-        failed = [item.label for item in self.items if not item.passed]
+        failed = [item.label for item in self.items if item.assessed and not item.passed]
         tail = f" (missing: {', '.join(failed)})" if failed else ""
+        skipped = len(self.items) - self.assessed
+        tail += f"; {skipped} not assessed offline" if skipped else ""
         flagged = f"; {len(self.invalid_citations)} unknown citation(s)" * bool(
             self.invalid_citations
         )
@@ -74,8 +87,11 @@ def validate_answer(
     language: str,
     loaded_sections: set[tuple[str, str]],
     project_terms: Iterable[str],
+    offline: bool = False,
 ) -> Validation:
-    """Compute the checklist; `loaded_sections` holds (source, heading.lower()) pairs."""
+    """Compute the checklist; `loaded_sections` holds (source, heading.lower()) pairs.
+    `offline`: the answer is the offline skeleton, built from the method's own words, so
+    whether the method was applied cannot be judged from the text."""
     cited = citations_in(answer)
     invalid = [f"[{s} > {h}]" for s, h in cited if (s, h.lower()) not in loaded_sections]
     answer_words = word_set(answer)
@@ -97,8 +113,21 @@ def validate_answer(
         _terminology_item(answer, task, language),
         *_expected_output_items(answer_words, task, language),
     ]
+    if offline:
+        items = [
+            _not_assessed(item)
+            if item.id in UNJUDGEABLE_OFFLINE or item.id.startswith("output_")
+            else item
+            for item in items
+        ]
     return Validation(
         items=items, citations=[f"[{s} > {h}]" for s, h in cited], invalid_citations=invalid
+    )
+
+
+def _not_assessed(item: CheckItem) -> CheckItem:
+    return item.model_copy(
+        update={"passed": False, "assessed": False, "detail": "not assessed offline"}
     )
 
 

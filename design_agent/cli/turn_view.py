@@ -130,7 +130,11 @@ def footer(finished: TurnFinished, matched: TaskMatched | None) -> str:
             say("footer_tokens", language, tokens=tokens) + (f" ${cost:.4f}" if cost else "")
         )
     if finished.validation is not None:
-        parts.append(say("footer_checklist", language, score=finished.validation.score))
+        validation = finished.validation
+        parts.append(say("footer_checklist", language, score=validation.score))
+        skipped = len(validation.items) - validation.assessed
+        if skipped:
+            parts.append(say("footer_not_assessed", language, count=skipped))
     if finished.status != "complete":
         parts.append(finished.status)
     return "── " + " · ".join(p for p in parts if p)

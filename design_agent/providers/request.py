@@ -24,6 +24,8 @@ class GuideSection(_Frozen):
     guide: str = Field(description="guide file name, e.g. journey_mapping.md")
     heading: str
     text: str
+    kind: Literal["guide", "material"] = "guide"
+    language: str = "en"
 
 
 class Grounding(_Frozen):
@@ -32,7 +34,9 @@ class Grounding(_Frozen):
     message: str | None = Field(default=None, description="the user's own words, no context")
     task_id: str | None = None
     task_name: str | None = None
-    expected_output: list[str] = Field(default_factory=list)
+    expected_output: list[str] = Field(
+        default_factory=list, description="the deliverable's parts, in the answer's language"
+    )
     persona_role: str | None = None
     persona_goal: str | None = None
     sections: list[GuideSection] = Field(default_factory=list)

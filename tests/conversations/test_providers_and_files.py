@@ -139,7 +139,7 @@ def test_un_brief_con_espacios_una_carpeta_y_un_binario(talk: Conversation, docs
         exit_code=2,
         pending=None,
     )
-    talk(JOURNEY_ES, reply=["Mapa de viaje del cliente", "**briefs:** mi brief.md"], pending=None)
+    talk(JOURNEY_ES, reply=["Mapa de viaje del cliente", "**Briefs:** mi brief.md"], pending=None)
 
 
 def test_cambiar_a_gemini_instalado_y_volver(talk: Conversation) -> None:
