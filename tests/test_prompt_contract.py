@@ -27,7 +27,7 @@ from design_agent.prompt_frame import FRAME, length_words
 from design_agent.registry import load_catalogue
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from prompt_sizes import assemble_scenario, load_scenarios  # noqa: E402
+from prompt_sizes import assemble_scenario, load_scenarios
 
 PROJECTS, SCENARIOS = load_scenarios()
 LIMIT = 200_000
@@ -138,6 +138,14 @@ def test_in_spanish_only_the_spanish_version_of_a_part_is_loaded(catalogue, know
     assert '<section title="Procedimiento">' in guide and 'lang="es"' in guide
     assert '<section title="Procedure">' not in guide
     assert '<section title="When to use">' not in guide
+
+
+def test_sample_data_is_marked_as_an_example_not_material(catalogue, knowledge):
+    task = catalogue.task("prioritization")
+    assembled = _assemble(catalogue, knowledge, task, "en")
+    assert '<example source="prioritization_example.csv"' in assembled.prompt
+    assert '<material source="prioritization_example.csv"' not in assembled.prompt
+    assert "Your stance:" in assembled.system
 
 
 def test_a_small_budget_keeps_the_request_the_instructions_and_the_project(catalogue, knowledge):
