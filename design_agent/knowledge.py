@@ -26,6 +26,7 @@ from design_agent.registry import Catalogue
 from design_agent.textutil import estimate_tokens
 
 SUMMARY = "Summary"
+SUMMARY_IN = {"en": SUMMARY, "es": "Resumen"}
 # Sections that make a method runnable; kept first when the budget is tight.
 CORE_HEADINGS = {
     "procedure": 3.0,
@@ -42,7 +43,7 @@ COMPANION_FOLDERS = {"es": "es"}
 # Each companion heading and the English sections it stands for.
 COMPANION_COVERS: dict[str, dict[str, frozenset[str]]] = {
     "es": {
-        SUMMARY: frozenset({SUMMARY}),
+        "Resumen": frozenset({SUMMARY}),
         "Cuándo usarlo": frozenset({"When to use", "When not to use"}),
         "Entradas": frozenset({"Inputs"}),
         "Procedimiento": frozenset({"Procedure"}),
@@ -101,7 +102,8 @@ def split_sections(
     sections: list[Section] = []
     head = text[: matches[0].start()] if matches else text
     if head.strip():
-        sections.append(Section(source, SUMMARY, head.strip(), 0, kind, language))
+        summary = SUMMARY_IN.get(language, SUMMARY)
+        sections.append(Section(source, summary, head.strip(), 0, kind, language))
     for i, match in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         body = text[match.end() : end].strip()
