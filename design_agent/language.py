@@ -1292,7 +1292,8 @@ GLOSSARY_ES_EN: dict[str, tuple[str, ...]] = _pairs(_GLOSSARY_PAIRS)
 
 # Everyday words and the catalogue word they stand for, in both languages: people say
 # "rivals" for competitors, "numbers" for metrics, name a component ("date picker")
-# instead of saying "component", or name a disability when they mean accessibility.
+# instead of saying "component", a disability when they mean accessibility, or their
+# analytics tool ("Amplitude", "GA4") when they mean analytics.
 # Pairs are "word:catalogue word"; both sides go through `stem`.
 _SYNONYM_PAIRS = """
 rival:competitor rivals:competitors rivales:competidores rival:competidor
@@ -1318,13 +1319,21 @@ painful:pain sufre:dolor sufren:dolor duele:dolor duelen:dolor declined:error re
 rejects:error rechaza:error rechazada:error rechazo:error polished:visual polish:visual
 ugly:visual cluttered:visual clutter:visual pulido:visual pulida:visual feo:visual
 fea:visual recargado:visual recargada:visual recargadas:visual buffer:contingency
-colchon:contingencia margen:contingencia argentinian:localization argentine:localization
-colombian:localization chilean:localization peruvian:localization brazilian:localization
-mexico:localization mexican:localization latam:localization argentina:localization
-colombia:localization chile:localization peru:localization brazil:localization
-portugal:localization mexicano:localizacion mexicanos:localizacion
-latinoamerica:localizacion argentinos:localizacion brasil:localizacion
+colchon:contingencia margen:contingencia amplitude:analytics mixpanel:analytics
+ga4:analytics posthog:analytics hotjar:analytics matomo:analytics heap:analytics
 """
 
 
 SYNONYMS = _pairs(_SYNONYM_PAIRS)
+
+# Places hint at a market, and so at localisation, but never ask for it: "launch in
+# Colombia: what research?" is a research plan. A hint adds a little evidence and can
+# never by itself name a task (see matching.Matcher._ceiling).
+_PLACE_PAIRS = """
+argentinian:localization argentine:localization colombian:localization chilean:localization
+peruvian:localization brazilian:localization mexico:localization mexican:localization
+latam:localization argentina:localization colombia:localization chile:localization
+peru:localization brazil:localization portugal:localization mexicano:localizacion
+mexicanos:localizacion latinoamerica:localizacion argentinos:localizacion brasil:localizacion
+"""
+PLACE_HINTS = _pairs(_PLACE_PAIRS)

@@ -52,6 +52,7 @@ from design_agent.language import (
     FALSE_FRIENDS,
     GENERIC_WORDS,
     GLOSSARY_ES_EN,
+    PLACE_HINTS,
     STOP_WORDS,
     STOP_WORDS_EN,
     STOP_WORDS_ES,
@@ -101,7 +102,7 @@ RECENT_BONUS = 3.0
 # describe a need without naming its method, what the task is for (its purpose) ranks
 # the right task first more often than a keyword phrase does: a phrase of a few words
 # is easily half-present by accident, so the phrase counts less than a full purpose.
-PHRASE_WEIGHT = 0.5
+PHRASE_WEIGHT = 0.4
 BAG_WEIGHT = 0.3
 # What a task is for, in prose: enough to rank a task that no keyword names, never
 # enough on its own for HIGH.
@@ -115,6 +116,7 @@ PURPOSE_SCALE = 3.5
 # languages (so a Spanish need meets its task without a glossary entry).
 DESCRIPTION_SOURCE = 1.0
 USAGE_SOURCE = 0.3
+SPANISH_SOURCE = 0.7  # the same description again, in Spanish: counted a little less
 KEYWORD_SOURCE = 0.15
 # A term's weight in a purpose text grows with its repeats: count / (count + REPEAT_K).
 REPEAT_K = 0.5
@@ -188,6 +190,7 @@ FAMILY_WEIGHT = 0.3
 GLOSSARY_WEIGHT = 0.9
 # An everyday word standing for a catalogue word ("rivals" -> competitors) counts this much.
 SYNONYM_WEIGHT = 0.75
+HINT_WEIGHT = 0.5
 # rapidfuzz ratio needed to take a word for a typo of another: short words may
 # only gain or lose a letter (a substitution in 5 letters is a different word,
 # "round"/"sound"); longer ones may also swap or change one.
@@ -212,9 +215,11 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 4
+INDEX_FORMAT = 5
 
-_USAGE_SECTION = re.compile(r"^##\s+When to use\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL)
+_USAGE_SECTION = re.compile(
+    r"^##\s+(?:When to use|Cuándo usarlo)\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL
+)
 # A guide's summary: the prose between its title and its first section.
 _SUMMARY = re.compile(r"\A(?:#[^#\n][^\n]*\n)?(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL)
 
@@ -259,12 +264,15 @@ def band_of(score: float) -> Band:
 
 
 def usage_notes(catalogue: Catalogue) -> dict[str, str]:
-    """The summary and "When to use" section of the guide each task names first, by name."""
+    """The summary and "When to use" section of the guide each task names first, by name,
+    in English and, from its companion, in Spanish (a Spanish request meets Spanish prose
+    directly, not only through the glossary)."""
     notes: dict[str, str] = {}
     for task in catalogue.tasks.values():
         name = task.guides[0]
         if name not in notes:
-            notes[name] = usage_of(catalogue.guide_text(name))
+            spanish = usage_of(catalogue.companion_text(name, "es"))
+            notes[name] = f"{usage_of(catalogue.guide_text(name))} {spanish}".strip()
     return notes
 
 
@@ -322,6 +330,8 @@ class _Message:
     # terms that words carrying the request gave (the head, or details that stand in
     # for a head naming no method): only a phrase with one of them makes a task HIGH
     carried: frozenset[str]
+    # terms only a hint gave (a place name for localisation): never a task's name
+    hinted: frozenset[str] = frozenset()
 
 
 class _Evidence(NamedTuple):
@@ -425,6 +435,10 @@ class Matcher:
         self._synonyms = {
             word: tuple(t for t in (stem(x) for x in targets) if t in self._vocabulary)
             for word, targets in SYNONYMS.items()
+        }
+        self._hints = {
+            word: tuple(t for t in (stem(x) for x in targets) if t in self._vocabulary)
+            for word, targets in PLACE_HINTS.items()
         }
         for index, terms in enumerate(task_terms):
             for term in terms:
@@ -557,6 +571,9 @@ class Matcher:
         against = found.against
         if named < HIGH_PHRASE_MIN and self._support_of(task, message) <= 1:
             return MEDIUM_MIN - 0.1
+        source = found.sources.get(task, -1)
+        if source >= 0 and set(self._phrases[source].content) <= message.hinted:
+            return MEDIUM_MIN - 0.1  # only a place name points at it
         clear = 100.0 * (best - runner_up) >= HIGH_MARGIN and runner_up <= HIGH_RATIO * best
         if not clear or named < HIGH_PHRASE_MIN or task in against:
             return HIGH_MIN - 0.1
@@ -586,7 +603,9 @@ class Matcher:
         words = read_request(message, language, self._exempt, self._name_words)
         content = [w for w in words if is_content(w.text, stops)]
         found = [(w, self._terms_of(w)) for w in content]
+        hinted = self._hinted(content, found)
         matched, rejected, carried = self._evidence(found)
+        carried -= hinted
         self._join_split_words(content, matched, carried)
         kept = [(w, t) for w, t in found if not w.negated]
         purpose, support = self._purposes(kept, language)
@@ -601,7 +620,21 @@ class Matcher:
             support=tuple(support),
             blocked=self._blocked(found),
             carried=frozenset(carried),
+            hinted=hinted,
         )
+
+    def _hinted(self, content: list[Word], found: list[_Found]) -> frozenset[str]:
+        """The terms that only hints gave (no word of the message says them outright)."""
+        hints = {term for word in content for term in self._hints.get(word.text, ())}
+        if not hints:
+            return frozenset()
+        said = {
+            term
+            for word, terms in found
+            for term, _weight in terms
+            if term not in self._hints.get(word.text, ())
+        }
+        return frozenset(hints - said)
 
     def _evidence(self, found: list[_Found]) -> tuple[_Terms, _Terms, set[str]]:
         """Terms for the tasks (each with its certainty and role weight), terms against
@@ -697,6 +730,9 @@ class Matcher:
         synonyms = self._synonyms.get(word.text)
         if synonyms:
             found += tuple((term, SYNONYM_WEIGHT) for term in synonyms)
+        hints = self._hints.get(word.text)
+        if hints:
+            found += tuple((term, HINT_WEIGHT) for term in hints)
         return found
 
     def _lookup(self, term: str) -> tuple[tuple[str, float], ...]:
@@ -919,8 +955,10 @@ def _same_family(term: str, other: str) -> bool:
 
 def _purpose_terms(task: Task, usage: str) -> dict[str, float]:
     """Stems of what the task is for, each weighted by its strongest source and repeats."""
+    spanish = [task.es.description, *task.es.expected_output] if task.es else []
     sources = (
         (" ".join([task.name.en, task.description, *task.expected_output]), DESCRIPTION_SOURCE),
+        (" ".join(spanish), SPANISH_SOURCE),
         (usage, USAGE_SOURCE),
         (" ".join([*task.keywords.en, *task.keywords.es, task.name.es]), KEYWORD_SOURCE),
     )

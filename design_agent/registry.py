@@ -75,6 +75,16 @@ class Catalogue:
         except (OSError, UnicodeDecodeError):
             return ""
 
+    def companion_text(self, name: str, language: str) -> str:
+        """The markdown of guide `name`'s companion in `language` (`es/<name>`), or ""."""
+        path = self.guides.get(name)
+        if path is None:
+            return ""
+        try:
+            return (path.parent / language / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+
     def tasks_of(self, agent_id: str) -> list[Task]:
         return [task for task in self.tasks.values() if task.agent == agent_id]
 
@@ -113,6 +123,9 @@ def catalogue_sources(home: HomeLayout) -> list[Path]:
         for folder in (layer.guides_dir, layer.materials_dir, layer.adapters_dir):
             if folder.is_dir():
                 paths += [folder, *folder.iterdir()]
+        for companions in (layer.guides_dir / "es",):  # a guide's Spanish companions
+            if companions.is_dir():
+                paths += list(companions.iterdir())
     return paths
 
 
