@@ -1,16 +1,17 @@
 """Routing measured on messages in users' own voices, with calibrated bands.
 
-Four sets, each half Spanish, each with messages that ask for no method:
+Five sets, each about half Spanish, each with messages that ask for no method:
 
-- tests/data/routing_heldout.yaml (560 messages, 73% never naming the method) is
-  the third set written by someone else from the task descriptions only; it was
-  evaluated once, after tuning: its floors are what the matcher reached on
-  phrasings it had never seen, so a change that makes routing worse on unseen
-  messages fails here. Never tune on it.
-- tests/data/routing_dev.yaml (595) and routing_dev_2.yaml (589) were the first
-  and second held-out sets, written the same way and each evaluated once as
-  such (84.7/95.3/96.6 and 87.0/94.2/99.2); their misses were then read for
-  failure classes, fixed with general mechanisms (never by copying phrasings).
+- tests/data/routing_heldout_2.yaml (646 messages, 75% never naming the method) is
+  the fourth set written by someone else from the task descriptions only, committed
+  before the routing changes it measures and evaluated once, after them: its floors
+  are what the matcher reached on phrasings it had never seen, so a change that
+  makes routing worse on unseen messages fails here. Never tune on it.
+- tests/data/routing_dev.yaml (595), routing_dev_2.yaml (589) and
+  routing_heldout.yaml (560) were the first three held-out sets, written the same
+  way and each evaluated once as such (84.7/95.3/96.6, 87.0/94.2/99.2 and
+  90.9/98.2/98.4); their misses were then read for failure classes, fixed with
+  general mechanisms (never by copying phrasings).
 - tests/data/routing_tuning.yaml holds the messages the routing mechanisms were
   first tuned on (false friends, negation, a head request with details, needs
   without the method's name, everyday words, no method at all).
@@ -20,15 +21,18 @@ HIGH precision (the share of HIGH answers that are right: HIGH proceeds
 without asking, so it must almost never be wrong) and the share of messages
 asking for no method that came out HIGH (must be none).
 
-Targets, measured on the held-out set, and where they stand:
-- top-1 >= 92%: NOT met (90.9%; 96.9% on messages that name the method, 88.7%
-  on those that only describe the need).
-- top-3 >= 99%: NOT met (98.2%).
-- HIGH precision >= 98%: met (98.4%, 255 HIGH).
-- no message that asks for no method at HIGH: NOT met (1 of 67: "what's the time
-  difference between Mexico City and Madrid?" -> localization review, the
-  one-place-name class also seen on the dev sets; see NO_METHOD_HIGH_ALLOWED).
+Targets, measured on the held-out set (its one evaluation), and where they stand:
+- top-1 >= 92%: met (96.0%; 99.3% on messages that name the method, 94.9% on
+  those that only describe the need; English 98.8%, Spanish 93.9%).
+- top-3 >= 99%: met (99.7%).
+- HIGH precision >= 98%: met (99.6%, 247 HIGH; MEDIUM answers are right 93.6% of
+  the time, LOW 66.7%).
+- no message that asks for no method at HIGH: NOT met (1 of 70: "eres un bot o una
+  persona?" -> conversational design; see NO_METHOD_HIGH_ALLOWED).
 - match p95 < 2 ms at 1,000 tasks (benchmarks/matching.py): met.
+The fourth set came out easier than the third did at its single evaluation
+(90.9%); the earlier sets, now dev sets, reach 88.7-93.2% top-1, so expect
+unseen phrasings to land between the two.
 """
 
 from __future__ import annotations
@@ -58,22 +62,26 @@ class Floor:
 # What the matcher reaches, rounded down by at most a point; never lower these without
 # measuring, and raise them when the matcher gets better.
 FLOORS = {
-    # Held out, evaluated once after tuning: 90.9% / 98.2% / 98.4% (255 HIGH).
-    # Targets 92% / 99% / 98%: top-1 and top-3 not met, HIGH precision met.
-    "routing_heldout.yaml": Floor(top1=0.90, top3=0.975, high_precision=0.98),
-    # Second dev set, once held out: 87.0% / 94.2% / 99.2% (251 HIGH).
-    "routing_dev_2.yaml": Floor(top1=0.865, top3=0.935, high_precision=0.985),
-    # Development set: 91.9% / 97.4% / 99.3% (299 HIGH); 84.7% / 95.3% / 96.6% before.
-    "routing_dev.yaml": Floor(top1=0.915, top3=0.97, high_precision=0.99),
-    # Tuning set: 96.4% / 99.1% / 99.5% (203 HIGH).
-    "routing_tuning.yaml": Floor(top1=0.96, top3=0.985, high_precision=0.99),
+    # Held out, evaluated once after the routing changes: 96.0% / 99.7% / 99.6% (247 HIGH).
+    "routing_heldout_2.yaml": Floor(top1=0.955, top3=0.99, high_precision=0.99),
+    # Third dev set, once held out (90.9% / 98.2% / 98.4%): 92.5% / 98.2% / 99.6% (227 HIGH).
+    "routing_heldout.yaml": Floor(top1=0.92, top3=0.975, high_precision=0.99),
+    # Second dev set, once held out: 88.7% / 95.0% / 100% (222 HIGH).
+    "routing_dev_2.yaml": Floor(top1=0.88, top3=0.945, high_precision=0.99),
+    # Development set: 93.2% / 97.4% / 99.6% (265 HIGH); 84.7% / 95.3% / 96.6% at first.
+    "routing_dev.yaml": Floor(top1=0.925, top3=0.97, high_precision=0.99),
+    # Tuning set: 94.0% / 98.8% / 99.5% (183 HIGH); 96.4% before Spanish prose became
+    # evidence, which the independent sets gained from (see the commit of that change).
+    "routing_tuning.yaml": Floor(top1=0.935, top3=0.985, high_precision=0.99),
 }
 # Sets written by an independent hand are large; the tuning set is smaller.
-LARGE_SETS = frozenset({"routing_heldout.yaml", "routing_dev.yaml", "routing_dev_2.yaml"})
+LARGE_SETS = frozenset(
+    {"routing_heldout_2.yaml", "routing_heldout.yaml", "routing_dev.yaml", "routing_dev_2.yaml"}
+)
 # No-method messages known to come out HIGH, per set: a measured miss, not a licence. The
 # held-out one was seen at its single evaluation and is left unfixed there on purpose.
 NO_METHOD_HIGH_ALLOWED = {
-    "routing_heldout.yaml": {"what's the time difference between Mexico City and Madrid?"},
+    "routing_heldout_2.yaml": {"eres un bot o una persona?"},
 }
 
 
