@@ -116,12 +116,15 @@ def baseline(tasks: list[Task], messages: list[str]) -> list[float]:
 
 
 def report(
-    tasks: list[Task], usage: dict[str, str], cases: dict[str, list[dict[str, Any]]], rounds: int
+    tasks: list[Task],
+    usage: tuple[dict[str, str], dict[str, str]],
+    cases: dict[str, list[dict[str, Any]]],
+    rounds: int,
 ) -> None:
     """Index build time, accuracy per case file and latency, for one catalogue size."""
     messages = [c["text"] for labelled in cases.values() for c in labelled]
     start = time.perf_counter()
-    matcher = Matcher(tasks, usage)
+    matcher = Matcher(tasks, *usage)
     print(f"\n{len(tasks)} tasks: index built in {(time.perf_counter() - start) * 1000:.0f} ms")
     for name, labelled in cases.items():
         print(f"  {name:<26} {evaluate(matcher, labelled).summary()}")
@@ -150,10 +153,11 @@ def main() -> None:
         sys.exit(f"the catalogue has problems; run 'design-agent check': {catalogue.problems[0]}")
     real = list(catalogue.tasks.values())
     # The synthetic tasks copy their template's guides, so the guides' usage notes serve all.
-    usage = usage_notes(catalogue)
+    usage = (usage_notes(catalogue), usage_notes(catalogue, "es"))
     cases = {name: load_cases(name) for name in args.sets if (DATA / name).exists()}
     report(real, usage, cases, args.rounds)
-    report(expand(real, args.tasks), usage, cases, args.rounds)
+    if args.tasks > len(real):
+        report(expand(real, args.tasks), usage, cases, args.rounds)
 
 
 if __name__ == "__main__":

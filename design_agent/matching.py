@@ -102,7 +102,7 @@ RECENT_BONUS = 3.0
 # describe a need without naming its method, what the task is for (its purpose) ranks
 # the right task first more often than a keyword phrase does: a phrase of a few words
 # is easily half-present by accident, so the phrase counts less than a full purpose.
-PHRASE_WEIGHT = 0.4
+PHRASE_WEIGHT = 0.5
 BAG_WEIGHT = 0.3
 # What a task is for, in prose: enough to rank a task that no keyword names, never
 # enough on its own for HIGH.
@@ -215,7 +215,7 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 5
+INDEX_FORMAT = 6
 
 _USAGE_SECTION = re.compile(
     r"^##\s+(?:When to use|Cuándo usarlo)\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL
@@ -263,16 +263,19 @@ def band_of(score: float) -> Band:
     return "LOW"
 
 
-def usage_notes(catalogue: Catalogue) -> dict[str, str]:
-    """The summary and "When to use" section of the guide each task names first, by name,
-    in English and, from its companion, in Spanish (a Spanish request meets Spanish prose
-    directly, not only through the glossary)."""
+def usage_notes(catalogue: Catalogue, language: str = "en") -> dict[str, str]:
+    """The summary and "When to use" section of the guide each task names first, by name;
+    in Spanish, from the guide's Spanish companion ("" where it has none)."""
     notes: dict[str, str] = {}
     for task in catalogue.tasks.values():
         name = task.guides[0]
         if name not in notes:
-            spanish = usage_of(catalogue.companion_text(name, "es"))
-            notes[name] = f"{usage_of(catalogue.guide_text(name))} {spanish}".strip()
+            text = (
+                catalogue.companion_text(name, language)
+                if language != "en"
+                else catalogue.guide_text(name)
+            )
+            notes[name] = usage_of(text)
     return notes
 
 
@@ -355,7 +358,12 @@ class Matcher:
     tasks whose guide has none are matched on their description alone.
     """
 
-    def __init__(self, tasks: Iterable[Task], usage: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        tasks: Iterable[Task],
+        usage: Mapping[str, str] | None = None,
+        usage_es: Mapping[str, str] | None = None,
+    ) -> None:
         self._format = INDEX_FORMAT
         self._task_ids: list[str] = []
         self._positions: dict[str, int] = {}
@@ -377,7 +385,7 @@ class Matcher:
         self._deletions: dict[str, list[str]] = {}
         self._prefixes: dict[str, list[str]] = {}
         self._lookups: dict[str, tuple[tuple[str, float], ...]] = {}
-        self._build(list(tasks), usage or {})
+        self._build(list(tasks), usage or {}, usage_es or {})
 
     @classmethod
     def from_catalogue(cls, catalogue: Catalogue) -> Matcher:
@@ -386,7 +394,9 @@ class Matcher:
         cached = _CACHE.get(key)
         if cached is not None and cached[0]() is catalogue:
             return cached[1]
-        matcher = cls(catalogue.tasks.values(), usage_notes(catalogue))
+        matcher = cls(
+            catalogue.tasks.values(), usage_notes(catalogue), usage_notes(catalogue, "es")
+        )
         _CACHE[key] = (weakref.ref(catalogue, lambda _ref: _CACHE.pop(key, None)), matcher)
         return matcher
 
@@ -407,7 +417,9 @@ class Matcher:
 
     # ----------------------------------------------------------------- build
 
-    def _build(self, tasks: list[Task], usage: Mapping[str, str]) -> None:
+    def _build(
+        self, tasks: list[Task], usage: Mapping[str, str], usage_es: Mapping[str, str]
+    ) -> None:
         raw: list[tuple[int, list[str], frozenset[str]]] = []
         task_terms: list[set[str]] = []
         exempt: set[tuple[str, str]] = set()
@@ -426,7 +438,7 @@ class Matcher:
         self._idf = self._damp_generic(_idf_table(task_terms, len(tasks)))
         self._task_vocabulary = [frozenset(terms) for terms in task_terms]
         self._name_terms = list(self._task_vocabulary)
-        self._index_purposes(tasks, usage)
+        self._index_purposes(tasks, usage, usage_es)
         # Typos are forgiven against every word the tasks use, purpose texts included.
         # ... and against the glossary's Spanish words, so their other forms reach it too.
         self._vocabulary = set(self._idf) | set(self._purpose_postings) | set(self._glossary)
@@ -503,9 +515,14 @@ class Matcher:
         if len(term) >= PREFIX_MIN_LENGTH:
             self._prefixes.setdefault(term[:PREFIX_MIN_LENGTH], []).append(term)
 
-    def _index_purposes(self, tasks: list[Task], usage: Mapping[str, str]) -> None:
+    def _index_purposes(
+        self, tasks: list[Task], usage: Mapping[str, str], usage_es: Mapping[str, str]
+    ) -> None:
         """What each task is for, in prose: rarity-weighted stems of its texts."""
-        documents = [_purpose_terms(task, usage.get(task.guides[0], "")) for task in tasks]
+        documents = [
+            _purpose_terms(task, usage.get(task.guides[0], ""), usage_es.get(task.guides[0], ""))
+            for task in tasks
+        ]
         idf = self._damp_generic(_idf_table([set(d) for d in documents], len(tasks)))
         frequency: dict[str, int] = {}
         for document in documents:
@@ -953,13 +970,16 @@ def _same_family(term: str, other: str) -> bool:
     return term == other or _related_by_prefix(term, other)
 
 
-def _purpose_terms(task: Task, usage: str) -> dict[str, float]:
-    """Stems of what the task is for, each weighted by its strongest source and repeats."""
+def _purpose_terms(task: Task, usage: str, usage_es: str = "") -> dict[str, float]:
+    """Stems of what the task is for, each weighted by its strongest source and repeats.
+    The Spanish prose leaves out the words that are false friends of a method's name
+    ("personas" is everyday Spanish for people): there they never mean the method."""
     spanish = [task.es.description, *task.es.expected_output] if task.es else []
     sources = (
         (" ".join([task.name.en, task.description, *task.expected_output]), DESCRIPTION_SOURCE),
-        (" ".join(spanish), SPANISH_SOURCE),
+        (_without_false_friends(" ".join(spanish)), SPANISH_SOURCE),
         (usage, USAGE_SOURCE),
+        (_without_false_friends(usage_es), USAGE_SOURCE),
         (" ".join([*task.keywords.en, *task.keywords.es, task.name.es]), KEYWORD_SOURCE),
     )
     counts: dict[str, float] = {}
@@ -982,6 +1002,11 @@ def _purpose_terms(task: Task, usage: str) -> dict[str, float]:
             counts[family] = max(counts.get(family, 0.0), count * FAMILY_WEIGHT)
     # Repeats raise a term's weight with diminishing returns (0.67, 0.8, 0.86 ...).
     return {term: count / (count + REPEAT_K) for term, count in counts.items()}
+
+
+def _without_false_friends(text: str) -> str:
+    friends = FALSE_FRIENDS.get("es", {})
+    return " ".join(w for w in split_words(normalize(text)) if w not in friends)
 
 
 def _family(term: str) -> str:

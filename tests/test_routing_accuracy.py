@@ -27,6 +27,10 @@ Targets, measured on the held-out set (its one evaluation), and where they stand
 - top-3 >= 99%: met (99.7%).
 - HIGH precision >= 98%: met (99.6%, 247 HIGH; MEDIUM answers are right 93.6% of
   the time, LOW 66.7%).
+  After that evaluation the conversation suite caught a regression ("ahora crea
+  personas de usuario" no longer HIGH): the phrase weight went back to 0.5 and the
+  Spanish prose lost its false friends. The set now reads 96.2% / 99.7% / 99.6%
+  (260 HIGH); it was not looked at to make that change.
 - no message that asks for no method at HIGH: NOT met (1 of 70: "eres un bot o una
   persona?" -> conversational design; see NO_METHOD_HIGH_ALLOWED).
 - match p95 < 2 ms at 1,000 tasks (benchmarks/matching.py): met.
@@ -62,15 +66,16 @@ class Floor:
 # What the matcher reaches, rounded down by at most a point; never lower these without
 # measuring, and raise them when the matcher gets better.
 FLOORS = {
-    # Held out, evaluated once after the routing changes: 96.0% / 99.7% / 99.6% (247 HIGH).
+    # Held out, evaluated once after the routing changes: 96.0% / 99.7% / 99.6% (247 HIGH);
+    # 96.2% / 99.7% / 99.6% (260 HIGH) after the fix the conversation suite asked for.
     "routing_heldout_2.yaml": Floor(top1=0.955, top3=0.99, high_precision=0.99),
-    # Third dev set, once held out (90.9% / 98.2% / 98.4%): 92.5% / 98.2% / 99.6% (227 HIGH).
-    "routing_heldout.yaml": Floor(top1=0.92, top3=0.975, high_precision=0.99),
-    # Second dev set, once held out: 88.7% / 95.0% / 100% (222 HIGH).
+    # Third dev set, once held out (90.9% / 98.2% / 98.4%): 91.9% / 98.0% / 99.2% (242 HIGH).
+    "routing_heldout.yaml": Floor(top1=0.915, top3=0.975, high_precision=0.99),
+    # Second dev set, once held out: 88.7% / 94.8% / 100% (240 HIGH).
     "routing_dev_2.yaml": Floor(top1=0.88, top3=0.945, high_precision=0.99),
-    # Development set: 93.2% / 97.4% / 99.6% (265 HIGH); 84.7% / 95.3% / 96.6% at first.
+    # Development set: 92.8% / 97.4% / 99.6% (284 HIGH); 84.7% / 95.3% / 96.6% at first.
     "routing_dev.yaml": Floor(top1=0.925, top3=0.97, high_precision=0.99),
-    # Tuning set: 94.0% / 98.8% / 99.5% (183 HIGH); 96.4% before Spanish prose became
+    # Tuning set: 94.3% / 99.1% / 99.5% (198 HIGH); 96.4% before Spanish prose became
     # evidence, which the independent sets gained from (see the commit of that change).
     "routing_tuning.yaml": Floor(top1=0.935, top3=0.985, high_precision=0.99),
 }
