@@ -32,7 +32,7 @@ class Depth:
 
 
 DEPTHS = {
-    "brief": Depth(steps=1, fields=0, pitfalls=2, whole_procedure=False, limits=False),
+    "brief": Depth(steps=1, fields=0, pitfalls=1, whole_procedure=False, limits=False),
     "normal": Depth(steps=3, fields=3, pitfalls=4, whole_procedure=False, limits=True),
     "detailed": Depth(steps=4, fields=8, pitfalls=8, whole_procedure=True, limits=True),
 }
@@ -61,6 +61,8 @@ def compose_answer(request: ProviderRequest) -> list[str]:
         blocks += [t["pitfalls"], _bullets(pitfalls)]
     if depth.limits:
         blocks += [t["limits"], _bullets(t["limit_items"])]
+    else:
+        blocks.append(t["limits_brief"])
     blocks += [t["sources"], _bullets(_citations(usable, depth))]
     return _finish(blocks)
 
@@ -99,7 +101,9 @@ def _parts(
     for i, part in enumerate(parts):
         blocks.append(f"## {i + 1}. {part}")
         body = facts.get(i, [])
-        if steps.get(i) and depth.steps:
+        if steps.get(i) and depth.steps == 1:
+            body.append(f"{t['steps']} {steps[i][0]}")
+        elif steps.get(i) and depth.steps:
             body.append(f"{t['steps']}\n" + _bullets(steps[i][: depth.steps], indent="  "))
         if fields.get(i) and depth.fields:
             body.append(f"{t['fields']}\n" + _bullets(fields[i][: depth.fields], indent="  "))

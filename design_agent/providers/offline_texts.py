@@ -40,6 +40,8 @@ TEXTS: dict[str, dict[str, Any]] = {
             "install an AI CLI (Claude Code, Gemini CLI or Codex): "
             "'design-agent providers list' shows how.",
         ],
+        "limits_brief": "**Confidence: low.** **Limitations:** an offline skeleton, written "
+        "without an AI model.",
         "sources": "## Sources",
         "no_match": "I could not match this request to a design method, and there is no AI "
         "model here to write an answer. Rephrase it naming the method (for example "
@@ -81,6 +83,8 @@ TEXTS: dict[str, dict[str, Any]] = {
             "para tu caso, instala un CLI de IA (Claude Code, Gemini CLI o Codex): "
             "'design-agent providers list' explica cómo.",
         ],
+        "limits_brief": "**Confianza: baja.** **Limitaciones:** un esquema offline, escrito sin "
+        "modelo de IA.",
         "sources": "## Fuentes",
         "no_match": "No pude asociar esta petición a un método de diseño y aquí no hay un "
         "modelo de IA que escriba la respuesta. Reformúlala nombrando el método (por ejemplo "
