@@ -333,7 +333,15 @@ HELP_REQUESTS = plain_phrases(
     como funcionas, como te uso, como se usa, como se usa esto, como uso esto,
     en que me puedes ayudar, en que puedes ayudarme, en que me ayudas,
     que puedes hacer por mi, por donde empiezo, como empiezo, instrucciones, comandos,
-    que comandos hay, que comandos conoces, que cosas puedes hacer, que sabes hacer tu"""
+    que comandos hay, que comandos conoces, que cosas puedes hacer, que sabes hacer tu,
+    are you a bot, are you a robot, are you human, are you a human, are you a person,
+    are you an ai, are you ai, are you real, are you a real person, is this a bot,
+    am i talking to a bot, am i talking to a human, am i talking to a person,
+    are you a bot or a person, are you a bot or a human, are you human or a bot,
+    eres un bot, eres un robot, eres humano, eres humana, eres una persona, eres una ia,
+    eres real, eres una persona real, es un bot, hablo con un bot, hablo con una persona,
+    estoy hablando con un bot, estoy hablando con una persona, eres un bot o una persona,
+    eres una persona o un bot, eres humano o un bot, eres una ia o una persona"""
 )
 # Whole messages that drop what is going on; the reply words in CANCEL, and more.
 CANCEL_REQUESTS = CANCEL | plain_phrases(

@@ -204,6 +204,10 @@ ENGLISH: list[tuple[str, Expected]] = [
     ("list the methods", METHODS),
     ("what methods should we use for onboarding research?", None),
     ("what can you do?", HELP),
+    # Asking what the assistant is: answered as help, never as a chatbot design request.
+    ("are you a bot or a human?", HELP),
+    ("¿eres un robot?", HELP),
+    ("am I talking to a person?", HELP),
     ("help", HELP),
     ("how does this work?", HELP),
     ("how do I create a project?", HELP),
