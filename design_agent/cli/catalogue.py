@@ -104,6 +104,8 @@ def agents_show(ctx: click.Context, agent_id: str, as_json: bool) -> None:
     out = console()
     out.print(f"[bold]{agent.role.en}[/bold] / {agent.role.es}  ({agent.id})")
     out.print(f"\n[bold]Goal[/bold]\n{agent.goal}\n\n[bold]Backstory[/bold]\n{agent.backstory}")
+    if agent.stance is not None:
+        out.print(f"\n[bold]Stance[/bold] (what the system prompt says)\n{agent.stance.en}")
     _print_list("Capabilities", agent.capabilities)
     _print_list("Tools", agent.tools)
     _print_list("Operating procedures", agent.operating_procedures)
@@ -165,7 +167,10 @@ def tasks_show(ctx: click.Context, task_id: str, as_json: bool) -> None:
     out = console()
     out.print(f"[bold]{task.name.en}[/bold] / {task.name.es}  ({task.id})")
     out.print(f"\n{task.description}\n\n[bold]Persona[/bold]: {task.agent}")
+    out.print(f"[bold]Length[/bold]: {task.length} (scaled by your verbosity)")
     _print_list("Expected output", task.expected_output)
+    if task.es is not None:
+        _print_list("Expected output (es)", task.es.expected_output)
     out.print(f"\n[bold]Keywords (en)[/bold]: {', '.join(task.keywords.en)}")
     out.print(f"[bold]Keywords (es)[/bold]: {', '.join(task.keywords.es)}")
     out.print(f"[bold]Guides[/bold]: {', '.join(task.guides)}")
