@@ -1,5 +1,6 @@
-"""design-agent's memory: projects, conversations, files, decisions and agent memory
-in one SQLite file with full-text search. Use the `Memory` facade."""
+"""design-agent's memory: projects, conversations (a tree of turns, with the project state
+at each node), files, decisions and agent memory in one SQLite file with full-text search.
+Use the `Memory` facade."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from design_agent.memory.export import ProjectExport
 from design_agent.memory.facade import Memory, utc_now
 from design_agent.memory.models import (
     AddedFile,
+    Branch,
     Decision,
     DeletionReport,
     FileInfo,
@@ -15,16 +17,22 @@ from design_agent.memory.models import (
     ProjectContext,
     ProjectFile,
     ProjectHits,
+    ProjectState,
     ProjectSummary,
+    Proposal,
     ScoredDecision,
     ScoredProcessMemory,
     SearchHit,
     SearchResults,
+    StateDecision,
+    TreeLine,
+    TreeNode,
     Turn,
 )
 
 __all__ = [
     "AddedFile",
+    "Branch",
     "Decision",
     "DeletionReport",
     "FileInfo",
@@ -35,11 +43,16 @@ __all__ = [
     "ProjectExport",
     "ProjectFile",
     "ProjectHits",
+    "ProjectState",
     "ProjectSummary",
+    "Proposal",
     "ScoredDecision",
     "ScoredProcessMemory",
     "SearchHit",
     "SearchResults",
+    "StateDecision",
+    "TreeLine",
+    "TreeNode",
     "Turn",
     "utc_now",
 ]

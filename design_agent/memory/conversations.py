@@ -2,8 +2,9 @@
 
 The pipeline saves the user's turn before it calls the provider and the
 agent's turn after; a cancelled or failed answer keeps its partial text with
-its status. Each save is one transaction: the row, its index entry (trigger)
-and the project's last-access time commit together or not at all.
+its status. Each save is one transaction: the row, its index entry (trigger),
+the branch it extends and the project's last-access time commit together or
+not at all. Turns form a tree (see tree.py): each has a parent but the first.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from typing import Any
 import sqlite_utils
 
 from design_agent.errors import NotFoundError, UsageError
-from design_agent.memory import projects
-from design_agent.memory.db import one, rows, scalar, transaction
+from design_agent.memory import branches, projects
+from design_agent.memory.db import one, rows, transaction
 from design_agent.memory.models import ROLES, TURN_STATUSES, Turn
 
 COLUMNS = (
@@ -58,22 +59,32 @@ def _check(fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
-def add(db: sqlite_utils.Database, project_id: str, fields: dict[str, Any], now: str) -> Turn:
-    """Save one turn of `project_id` (fields: role, message and the optional columns)."""
+def add(
+    db: sqlite_utils.Database,
+    project_id: str,
+    fields: dict[str, Any],
+    now: str,
+    branch_id: int | None = None,
+) -> Turn:
+    """Save one turn of `project_id` (fields: role, message and the optional columns).
+
+    Its parent is `parent_id`, else the tip of `branch_id`, else the project's latest
+    turn; a branch moves to it in the same transaction (see branches.py)."""
     fields = _check({"status": "complete", **fields})
     with transaction(db):
         projects.get(db, project_id)
-        parent = fields.get("parent_id")
-        if parent is not None and _project_of(db, parent) != project_id:
-            raise UsageError(f"turn {parent} is not a turn of project '{project_id}'")
+        parent = branches.parent_for(db, project_id, fields.get("parent_id"), branch_id)
+        fields["parent_id"] = parent
         names = ["project_id", "timestamp", *fields]
         cursor = db.execute(
             f"INSERT INTO conversations ({', '.join(names)}) "
             f"VALUES ({', '.join('?' * len(names))})",
             [project_id, now, *fields.values()],
         )
+        turn_id = int(cursor.lastrowid or 0)
+        branches.advance(db, project_id, parent, turn_id, branch_id, now)
         projects.touch(db, project_id, now)
-    return get(db, int(cursor.lastrowid or 0))
+    return get(db, turn_id)
 
 
 def update(db: sqlite_utils.Database, turn_id: int, changes: dict[str, Any]) -> Turn:
@@ -90,11 +101,6 @@ def update(db: sqlite_utils.Database, turn_id: int, changes: dict[str, Any]) -> 
                 f"UPDATE conversations SET {assignments} WHERE id = ?", [*changes.values(), turn_id]
             )
     return get(db, turn_id)
-
-
-def _project_of(db: sqlite_utils.Database, turn_id: int) -> str | None:
-    value = scalar(db, "SELECT project_id FROM conversations WHERE id = ?", [turn_id])
-    return None if value is None else str(value)
 
 
 def get(db: sqlite_utils.Database, turn_id: int) -> Turn:

@@ -14,8 +14,9 @@ from design_agent.memory import fts, projects
 from design_agent.memory.db import rows, rows_by_id, scalar, transaction
 from design_agent.memory.models import Decision, ScoredDecision
 from design_agent.memory.text import match_expression, query_terms, stem_terms
+from design_agent.memory.tree import PATH_CTE, UNLIMITED
 
-COLUMNS = "id, project_id, decision, rationale, conversation_id, timestamp"
+COLUMNS = "id, project_id, decision, rationale, conversation_id, timestamp, node_id"
 FTS_TABLE = "project_decisions_fts"
 WEIGHTS = (0.0, 2.0, 1.0)  # scope, decision, rationale
 
@@ -37,25 +38,44 @@ def add(
     rationale: str,
     conversation_id: int | None,
     now: str,
+    node_id: int | None = None,
 ) -> Decision:
-    """Record a decision of a project, optionally linked to the turn where it was made."""
+    """Record a decision of a project, optionally linked to the turn where it was made.
+
+    `node_id` places it in the conversation tree (by default at that turn): it is "so far"
+    at that node and below it only. A decision with neither is on every path."""
     if not decision.strip():
         raise UsageError('a decision needs its text, e.g. decisions add "Use moderated tests"')
+    node_id = conversation_id if node_id is None else node_id
     with transaction(db):
         projects.get(db, project_id)
-        if conversation_id is not None:
-            owner = scalar(
-                db, "SELECT project_id FROM conversations WHERE id = ?", [conversation_id]
-            )
+        for turn in {conversation_id, node_id} - {None}:
+            owner = scalar(db, "SELECT project_id FROM conversations WHERE id = ?", [turn])
             if owner != project_id:
-                raise UsageError(f"turn {conversation_id} is not a turn of this project")
+                raise UsageError(f"turn {turn} is not a turn of this project")
         cursor = db.execute(
             "INSERT INTO project_decisions (project_id, decision, rationale, conversation_id, "
-            "timestamp) VALUES (?, ?, ?, ?, ?)",
-            [project_id, decision.strip(), rationale.strip(), conversation_id, now],
+            "timestamp, node_id) VALUES (?, ?, ?, ?, ?, ?)",
+            [project_id, decision.strip(), rationale.strip(), conversation_id, now, node_id],
         )
         projects.touch(db, project_id, now)
     return get(db, int(cursor.lastrowid or 0))
+
+
+def on_path(db: sqlite_utils.Database, node_id: int, limit: int | None = None) -> list[Decision]:
+    """The decisions made so far at a node: at it or its ancestors, or on every path;
+    newest first. A decision made later, or on another branch, is not one of them."""
+    if scalar(db, "SELECT 1 FROM conversations WHERE id = ?", [node_id]) is None:
+        raise NotFoundError(f"no turn {node_id}")
+    found = rows(
+        db,
+        f"""{PATH_CTE} SELECT {COLUMNS} FROM project_decisions
+        WHERE project_id = (SELECT project_id FROM conversations WHERE id = :node)
+          AND (node_id IS NULL OR node_id IN (SELECT id FROM path))
+        ORDER BY id DESC LIMIT :count""",
+        {"node": node_id, "limit": UNLIMITED, "count": -1 if limit is None else limit},
+    )
+    return [Decision.model_validate(r) for r in found]
 
 
 def get(db: sqlite_utils.Database, decision_id: int) -> Decision:

@@ -1,8 +1,16 @@
 """Export a project to one JSON file and import it back: the backup story.
 
 The file holds no database ids: turns are listed in order and referred to by
-their position (`ref`), so exporting, importing (into any database) and
-exporting again gives the same file, apart from `exported_at`.
+their position (`ref`), decisions by their position in `decisions` (1 = the
+first), so exporting, importing (into any database) and exporting again gives
+the same file, apart from `exported_at`.
+
+Version 2 carries the conversation tree: every turn but the first names its
+parent, the branches (name and tip), the node of each decision, and the state
+snapshots as stored (keyframes and deltas, see snapshots.py). A version 1 file
+still imports, as the migration to the tree reads an old database: a turn
+without a parent follows the one before it, every leaf becomes an unnamed
+branch and a decision sits at its turn.
 
 An import file may come from anyone, so it is checked before anything is
 written, and refused with one line naming the file (exit 2) when it is
@@ -22,18 +30,26 @@ from pathlib import Path
 from typing import Any, Literal
 
 import sqlite_utils
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.fsutil import write_private_text
-from design_agent.memory import conversations, decisions, files, metadata, projects
+from design_agent.memory import (
+    branches,
+    conversations,
+    decisions,
+    files,
+    metadata,
+    projects,
+    snapshots,
+)
 from design_agent.memory.db import scalar, snapshot, stamp, transaction
 from design_agent.memory.models import FileType, Project, Row, TurnContent
 from design_agent.memory.text import is_slug
 from design_agent.preferences import clean_preferences
 
 FORMAT: Literal["design-agent.project"] = "design-agent.project"
-FORMAT_VERSION: Literal[1] = 1
+FORMAT_VERSION: Literal[2] = 2
 MAX_DEPTH = 64  # far above what an export needs; below SQLite's JSON and Python's limits
 Warn = Callable[[str], None]
 
@@ -56,25 +72,46 @@ class ExportedFile(Row):
 
 
 class ExportedDecision(Row):
-    """A decision; `turn` is the ref of the turn where it was made."""
+    """A decision; `turn` is the ref of the turn where it was made, `node` the ref of the
+    node of the tree it belongs to (None: every path)."""
 
     decision: str
     rationale: str
     turn: int | None = None
     timestamp: datetime
+    node: int | None = None
+
+
+class ExportedBranch(Row):
+    """A branch; `tip` is the ref of the turn it has reached."""
+
+    name: str | None = None
+    tip: int
+    created_at: datetime
+
+
+class ExportedState(Row):
+    """The state snapshot stored at the turn `node`, its decision ids made decision refs."""
+
+    node: int
+    kind: Literal["keyframe", "delta"]
+    depth: int = Field(ge=0)
+    payload: dict[str, Any]
 
 
 class ProjectExport(Row):
     """The whole export file."""
 
     format: Literal["design-agent.project"] = FORMAT
-    version: Literal[1] = FORMAT_VERSION
+    version: Literal[1, 2] = FORMAT_VERSION
     exported_at: datetime
     project: Project
     metadata: dict[str, Any]
     turns: list[ExportedTurn]
     files: list[ExportedFile]
     decisions: list[ExportedDecision]
+    branches: list[ExportedBranch] = Field(default_factory=list)
+    states: list[ExportedState] = Field(default_factory=list)
 
 
 def build(db: sqlite_utils.Database, project_id: str, now: datetime) -> ProjectExport:
@@ -82,6 +119,8 @@ def build(db: sqlite_utils.Database, project_id: str, now: datetime) -> ProjectE
     with snapshot(db):
         turns = conversations.every(db, project_id)
         refs = {turn.id: n for n, turn in enumerate(turns, start=1)}
+        decided = list(reversed(decisions.listing(db, project_id)))
+        decision_refs = {d.id: n for n, d in enumerate(decided, start=1)}
         return ProjectExport(
             exported_at=now,
             project=projects.get(db, project_id),
@@ -94,10 +133,43 @@ def build(db: sqlite_utils.Database, project_id: str, now: datetime) -> ProjectE
                     rationale=d.rationale,
                     turn=refs.get(d.conversation_id or 0),
                     timestamp=d.timestamp,
+                    node=refs.get(d.node_id or 0),
                 )
-                for d in reversed(decisions.listing(db, project_id))
+                for d in decided
             ],
+            branches=[
+                ExportedBranch(name=b.name, tip=refs[b.tip_id], created_at=b.created_at)
+                for b in branches.listing(db, project_id)
+            ],
+            states=_states(db, project_id, refs, decision_refs),
         )
+
+
+def _states(
+    db: sqlite_utils.Database, project_id: str, refs: dict[int, int], decision_refs: dict[int, int]
+) -> list[ExportedState]:
+    return [
+        ExportedState(
+            node=refs[row["node_id"]],
+            kind=row["kind"],
+            depth=row["depth"],
+            payload=json.loads(
+                snapshots.remap(row["kind"], row["payload"], _lookup(decision_refs, "decision"))
+            ),
+        )
+        for row in snapshots.every(db, project_id)
+    ]
+
+
+def _lookup(mapping: dict[int, int], what: str) -> Callable[[int], int]:
+    """`mapping` as a function that names the id it does not know."""
+
+    def look(key: int) -> int:
+        if key not in mapping:
+            raise UsageError(f"a state refers to {what} {key}, which this project does not have")
+        return mapping[key]
+
+    return look
 
 
 def _turn(turn: dict[str, Any], refs: dict[int, int]) -> ExportedTurn:
@@ -168,6 +240,26 @@ def bundle_problem(bundle: ProjectExport) -> str | None:
                 "file twice); remove one of them"
             )
         seen[f.sha256] = f.filename
+    return _tree_problem(bundle) if bundle.version >= 2 else None
+
+
+def _tree_problem(bundle: ProjectExport) -> str | None:
+    """What breaks the tree of a version 2 export: a parent, tip or node that is no turn."""
+    refs: set[int] = set()
+    for n, turn in enumerate(bundle.turns):
+        if turn.ref in refs:
+            return f"two turns have ref {turn.ref}"
+        if (turn.parent is None) != (n == 0) or (n and turn.parent not in refs):
+            return f"turn {turn.ref} needs as parent a turn listed before it (the first, none)"
+        refs.add(turn.ref)
+    pointers = [
+        *(("branch tip", b.tip) for b in bundle.branches),
+        *(("state node", st.node) for st in bundle.states),
+        *(("decision node", d.node) for d in bundle.decisions if d.node is not None),
+    ]
+    for what, ref in pointers:
+        if ref not in refs:
+            return f"a {what} refers to turn {ref}, which is not in the file"
     return None
 
 
@@ -189,6 +281,8 @@ def restore(
         return _restore(db, bundle, name)
     except sqlite3.IntegrityError as e:
         raise UsageError(f"this export is not consistent ({e}); nothing was imported") from e
+    except ValidationError as e:
+        raise UsageError(f"this export has a state that is not one: {_first(e)}") from e
 
 
 def _checked_preferences(
@@ -206,22 +300,70 @@ def _checked_preferences(
 def _restore(db: sqlite_utils.Database, bundle: ProjectExport, name: str | None) -> Project:
     with transaction(db):
         project = _create(db, bundle.project, name)
-        ids = _insert_turns(db, project.id, bundle.turns)
+        ids = _insert_turns(db, project.id, _linked(bundle))
         for f in bundle.files:
             db.execute(
                 "INSERT INTO project_files (project_id, filename, content, file_type, "
                 "uploaded_at, sha256) VALUES (?, ?, ?, ?, ?, ?)",
                 [project.id, f.filename, f.content, f.file_type, stamp(f.uploaded_at), f.sha256],
             )
-        for d in bundle.decisions:
-            db.execute(
-                "INSERT INTO project_decisions (project_id, decision, rationale, "
-                "conversation_id, timestamp) VALUES (?, ?, ?, ?, ?)",
-                [project.id, d.decision, d.rationale, ids.get(d.turn or 0), stamp(d.timestamp)],
-            )
+        decision_ids = _insert_decisions(db, project.id, bundle, ids)
+        _insert_branches(db, project.id, bundle, ids)
+        for st in bundle.states:
+            payload = json.dumps(st.payload, ensure_ascii=False)
+            moved = snapshots.remap(st.kind, payload, _lookup(decision_ids, "decision"))
+            snapshots.insert(db, ids[st.node], st.kind, st.depth, moved)
         for key, value in bundle.metadata.items():
             metadata.set_value(db, project.id, key, value, stamp(bundle.exported_at))
     return projects.get(db, project.id)
+
+
+def _linked(bundle: ProjectExport) -> list[ExportedTurn]:
+    """The turns with their parents; a version 1 file's turn without one (or with one
+    not listed before it) follows the turn before it, as migration 5 links old turns."""
+    if bundle.version >= 2:
+        return bundle.turns
+    linked: list[ExportedTurn] = []
+    seen: set[int] = set()
+    for turn in bundle.turns:
+        if linked and (turn.parent is None or turn.parent not in seen):
+            turn = turn.model_copy(update={"parent": linked[-1].ref})
+        linked.append(turn)
+        seen.add(turn.ref)
+    return linked
+
+
+def _insert_decisions(
+    db: sqlite_utils.Database, project_id: str, bundle: ProjectExport, ids: dict[int, int]
+) -> dict[int, int]:
+    """Insert the decisions; their new ids by their position in the file (1 = first)."""
+    new_ids: dict[int, int] = {}
+    for n, d in enumerate(bundle.decisions, start=1):
+        node = d.node if bundle.version >= 2 else d.turn  # v1: at its turn, like migration 5
+        cursor = db.execute(
+            "INSERT INTO project_decisions (project_id, decision, rationale, "
+            "conversation_id, timestamp, node_id) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                project_id,
+                d.decision,
+                d.rationale,
+                ids.get(d.turn or 0),
+                stamp(d.timestamp),
+                ids.get(node or 0),
+            ],
+        )
+        new_ids[n] = int(cursor.lastrowid or 0)
+    return new_ids
+
+
+def _insert_branches(
+    db: sqlite_utils.Database, project_id: str, bundle: ProjectExport, ids: dict[int, int]
+) -> None:
+    if not bundle.branches:
+        branches.from_leaves(db, project_id)
+        return
+    for b in bundle.branches:
+        branches.restore(db, project_id, b.name, ids[b.tip], stamp(b.created_at))
 
 
 def _create(db: sqlite_utils.Database, exported: Project, name: str | None) -> Project:

@@ -29,6 +29,7 @@ from typing import Any
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import (
     agent_memory,
+    branches,
     context,
     conversations,
     decisions,
@@ -39,11 +40,14 @@ from design_agent.memory import (
     projects,
     search,
     search_index,
+    snapshots,
+    tree,
 )
 from design_agent.memory.db import connect, stamp, transaction
 from design_agent.memory.documents import MAX_FILE_BYTES
 from design_agent.memory.models import (
     AddedFile,
+    Branch,
     Decision,
     DeletionReport,
     FileInfo,
@@ -51,10 +55,12 @@ from design_agent.memory.models import (
     Project,
     ProjectContext,
     ProjectFile,
+    ProjectState,
     ProjectSummary,
     ScoredDecision,
     ScoredProcessMemory,
     SearchResults,
+    TreeLine,
     Turn,
 )
 
@@ -215,8 +221,15 @@ class Memory:
         validation: dict[str, Any] | None = None,
         parent_id: int | None = None,
         tier: str | None = None,
+        *,
+        branch_id: int | None = None,
+        state: ProjectState | None = None,
+        keyframe_every: int = snapshots.KEYFRAME_EVERY,
     ) -> Turn:
-        """Save one turn (role "user" or "agent"; status complete, cancelled or failed)."""
+        """Save one turn (role "user" or "agent"; status complete, cancelled or failed).
+
+        It is a child of `parent_id`, else of the tip of `branch_id`, else of the project's
+        latest turn; `state` (the project state at it) is saved in the same transaction."""
         fields = {
             "role": role,
             "message": message,
@@ -231,7 +244,20 @@ class Memory:
             "parent_id": parent_id,
             "tier": tier,
         }
-        turn = conversations.add(self.db, project_id, fields, self._now())
+        return self._save_turn(project_id, fields, branch_id, state, keyframe_every)
+
+    def _save_turn(
+        self,
+        project_id: str,
+        fields: dict[str, Any],
+        branch_id: int | None,
+        state: ProjectState | None,
+        keyframe_every: int,
+    ) -> Turn:
+        with transaction(self.db):  # the node and its state: both or neither
+            turn = conversations.add(self.db, project_id, fields, self._now(), branch_id)
+            if state is not None:
+                snapshots.save(self.db, turn.id, state, keyframe_every)
         self._written.add(project_id)
         return turn
 
@@ -253,6 +279,69 @@ class Memory:
     def last_turn(self, project_id: str) -> Turn | None:
         """The latest turn of a project (its timestamp and task_id), or None."""
         return conversations.last(self.db, project_id)
+
+    # The conversation tree ------------------------------------------------
+
+    def path_to(self, node_id: int, limit: int | None = None) -> list[Turn]:
+        """The turns from the root to `node_id`, root first (the last `limit` of them): the
+        prompt's history, never a sibling branch's turns."""
+        return tree.path_to(self.db, node_id, limit)
+
+    def path_ids(self, node_id: int) -> list[int]:
+        """The ids of the turns from the root to `node_id`, root first (no texts read)."""
+        return tree.path_ids(self.db, node_id)
+
+    def children(self, node_id: int) -> list[Turn]:
+        """The turns that continue from `node_id`, oldest first."""
+        return tree.children(self.db, node_id)
+
+    def tree(self, project_id: str) -> TreeLine:
+        """A project's conversation tree: the line from its first turn, with its forks."""
+        return tree.tree(self.db, project_id)
+
+    def turn_number(self, turn_id: int) -> int:
+        """A turn's number in its project (1 = its first), as /tree shows it."""
+        return tree.number_of(self.db, turn_id)
+
+    def turn_at(self, project_id: str, number: int) -> Turn:
+        """The turn with this number in the project; NotFoundError."""
+        return tree.turn_at(self.db, project_id, number)
+
+    def fork(self, node_id: int, name: str | None = None) -> Branch:
+        """A new branch from a turn (named or not): the next turn saved after that turn
+        continues it (`add_turn(..., branch_id=...)` or `parent_id=node_id`)."""
+        return branches.fork(self.db, node_id, name, self._now())
+
+    def branches(self, project_id: str) -> list[Branch]:
+        """A project's branches, oldest first."""
+        return branches.listing(self.db, project_id)
+
+    def rename_branch(self, branch_id: int, name: str | None) -> Branch:
+        """Name a branch, rename it, or (None) make it unnamed; UsageError if taken."""
+        return branches.rename(self.db, branch_id, name)
+
+    def find_branch(self, project_id: str, name_or_turn: str | int) -> Branch:
+        """The branch with this name (any case, accents), or the oldest one through turn
+        number `name_or_turn` ("12", "#12"); NotFoundError naming the branches."""
+        return branches.find(self.db, project_id, name_or_turn)
+
+    def save_state(
+        self,
+        node_id: int,
+        state: ProjectState,
+        keyframe_every: int = snapshots.KEYFRAME_EVERY,
+    ) -> str:
+        """Store the project state at a node (a delta, or a keyframe: which one is returned).
+        Inside `transaction()` it commits with the node, or not at all."""
+        return snapshots.save(self.db, node_id, state, keyframe_every)
+
+    def state_at(self, node_id: int) -> ProjectState:
+        """The project state at a node (its nearest ancestor's if it has none saved)."""
+        return snapshots.state_at(self.db, node_id)
+
+    def decisions_on_path(self, node_id: int, limit: int | None = None) -> list[Decision]:
+        """The decisions made so far at a node (on its path, or on every path), newest first."""
+        return decisions.on_path(self.db, node_id, limit)
 
     # Metadata -------------------------------------------------------------
 
@@ -292,9 +381,13 @@ class Memory:
         decision: str,
         rationale: str = "",
         conversation_id: int | None = None,
+        node_id: int | None = None,
     ) -> Decision:
-        """Record a decision, why, and (optionally) the turn where it was made."""
-        return decisions.add(self.db, project_id, decision, rationale, conversation_id, self._now())
+        """Record a decision, why, the turn where it was made (optionally), and the node of
+        the tree it belongs to (by default that turn; with neither, every path)."""
+        return decisions.add(
+            self.db, project_id, decision, rationale, conversation_id, self._now(), node_id
+        )
 
     def list_decisions(self, project_id: str, limit: int | None = None) -> list[Decision]:
         """A project's decisions, newest first."""
@@ -365,10 +458,15 @@ class Memory:
         return search.search(self.db, query, None if all_projects else project_id, limit)
 
     def project_context(
-        self, project_id: str, turns: int = 10, decision_count: int = 10
+        self,
+        project_id: str,
+        turns: int = 10,
+        decision_count: int = 10,
+        node_id: int | None = None,
     ) -> ProjectContext:
-        """Metadata, briefs, latest decisions and recent turns of a project, in one read."""
-        return context.load(self.db, project_id, turns, decision_count)
+        """Metadata, briefs, latest decisions and recent turns of a project, in one read;
+        at `node_id`, the turns and decisions of the path to that node only."""
+        return context.load(self.db, project_id, turns, decision_count, node_id)
 
     def export_project(
         self, project_id: str, path: Path | str | None = None

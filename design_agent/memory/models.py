@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 Role = Literal["user", "agent"]
 TurnStatus = Literal["complete", "cancelled", "failed"]
@@ -107,6 +107,7 @@ class Decision(Row):
     rationale: str
     conversation_id: int | None = None
     timestamp: datetime
+    node_id: int | None = None  # where in the tree it was made; None: on every path
 
 
 class ProcessMemory(Row):
@@ -192,3 +193,71 @@ class ProjectContext(Row):
     briefs: list[ProjectFile]
     decisions: list[Decision]
     recent_turns: list[Turn]
+
+
+class Branch(Row):
+    """A line of the conversation tree, named or not, and the turn it has reached (`tip_id`,
+    `tip_number` as /tree numbers it). A turn saved as the child of a tip moves the tip."""
+
+    id: int
+    project_id: str
+    name: str | None = None
+    tip_id: int
+    tip_number: int
+    created_at: datetime
+
+
+class TreeNode(Row):
+    """One turn of the tree, as /tree shows it: its number in the project (1 = the first
+    turn), role, task, the start of its text and the names of the branches ending here.
+
+    Its first child is the next node of the line it is on; `forks` are the lines that start
+    at its other children. So the nesting grows only where the conversation forks, and a
+    2,000-turn conversation is one flat list (JSON readers recurse on nesting)."""
+
+    id: int
+    number: int
+    role: Role
+    task_id: str | None = None
+    text: str
+    branches: list[str] = Field(default_factory=list)
+    forks: list[TreeLine] = Field(default_factory=list)
+
+
+class TreeLine(Row):
+    """Turns that follow each other, each the first child of the one before."""
+
+    nodes: list[TreeNode] = Field(default_factory=list)
+
+
+class StateDecision(Row):
+    """A decision as the project state holds it (its id in project_decisions)."""
+
+    id: int
+    decision: str
+    rationale: str = ""
+
+
+class Proposal(Row):
+    """A decision proposed by the model and not yet confirmed by the user."""
+
+    decision: str
+    rationale: str = ""
+
+
+class ProjectState(Row):
+    """What the conversation has built up to one node of the tree (see snapshots.py)."""
+
+    decisions: list[StateDecision] = Field(default_factory=list)
+    task_id: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    pending: list[Proposal] = Field(default_factory=list)
+
+    @field_validator("decisions")
+    @classmethod
+    def _by_id(cls, value: list[StateDecision]) -> list[StateDecision]:
+        # One order, so two equal states compare equal whatever order they were built in.
+        ordered = sorted(value, key=lambda d: d.id)
+        if len({d.id for d in ordered}) != len(ordered):
+            raise ValueError("a decision appears twice in the state")
+        return ordered

@@ -154,5 +154,50 @@ V4: tuple[str, ...] = (
     WHERE project_id IS NULL""",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4}
+# Version 5: the conversation becomes a tree (see tree.py, branches.py, snapshots.py).
+# Every turn but a project's first gets a parent: a turn saved without one (a user's turn,
+# until now) follows the turn saved just before it in its project, so an old project
+# becomes one chain and its agent turns keep pointing at their questions. Every leaf
+# becomes the tip of an unnamed branch. A decision is placed at the turn it was linked to;
+# one without a turn stays NULL, which means "made on every path".
+V5: tuple[str, ...] = (
+    """UPDATE conversations SET parent_id = (
+        SELECT max(p.id) FROM conversations p
+        WHERE p.project_id = conversations.project_id AND p.id < conversations.id)
+    WHERE parent_id IS NULL""",
+    """CREATE TABLE branches (
+        id INTEGER PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        name TEXT,
+        name_key TEXT,
+        tip_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        CHECK ((name IS NULL) = (name_key IS NULL)),
+        UNIQUE (project_id, name_key)
+    )""",
+    "CREATE INDEX branches_tip ON branches(tip_id)",
+    # Turns go only with their project today, but a tool that deletes a last turn should
+    # not lose its line: the branch steps back to the parent (a root's goes by cascade).
+    """CREATE TRIGGER branches_step_back BEFORE DELETE ON conversations
+        WHEN old.parent_id IS NOT NULL
+        BEGIN UPDATE branches SET tip_id = old.parent_id WHERE tip_id = old.id; END""",
+    """INSERT INTO branches (project_id, tip_id, created_at)
+        SELECT project_id, id, timestamp FROM conversations c
+        WHERE NOT EXISTS (SELECT 1 FROM conversations k WHERE k.parent_id = c.id)
+        ORDER BY id""",
+    # The state the conversation builds, per node: a full keyframe, or a delta from the
+    # state of the nearest ancestor that has a snapshot (see snapshots.py).
+    """CREATE TABLE state_snapshots (
+        node_id INTEGER PRIMARY KEY REFERENCES conversations(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('keyframe', 'delta')),
+        depth INTEGER NOT NULL CHECK (depth >= 0),
+        payload TEXT NOT NULL CHECK (json_valid(payload))
+    )""",
+    "ALTER TABLE project_decisions ADD COLUMN node_id INTEGER "
+    "REFERENCES conversations(id) ON DELETE SET NULL",
+    "UPDATE project_decisions SET node_id = conversation_id WHERE conversation_id IS NOT NULL",
+    "CREATE INDEX project_decisions_node ON project_decisions(node_id)",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5}
 LATEST_VERSION = max(MIGRATIONS)
