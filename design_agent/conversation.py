@@ -130,6 +130,8 @@ class ConversationState(BaseModel):
     clarify_count: int = Field(default=0, ge=0)
     language: Literal["en", "es"] | None = None
     last: LastAnswer | None = None
+    # The turn the conversation continues from (moved by /goto and /fork); None: the latest.
+    node: int | None = None
 
     def live_pending(self, now: datetime | None = None) -> Pending | None:
         """The pending question, unless it has lapsed."""

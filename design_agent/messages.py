@@ -5,6 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "tree": (
+        "The conversation tree of '{name}' (turn numbers, the task, branch names):\n{lines}",
+        "El árbol de la conversación de '{name}' (números de turno, tarea, ramas):\n{lines}",
+    ),
+    "tree_here": ("you are here", "estás aquí"),
+    "tree_unnamed": ("unnamed branch", "rama sin nombre"),
+    "tree_goto": (
+        "Now at turn {number} of '{name}': your next message continues from there "
+        "(later turns stay on their branch; /tree shows them).",
+        "Ahora estás en el turno {number} de '{name}': tu próximo mensaje sigue desde ahí "
+        "(los turnos posteriores quedan en su rama; /tree los muestra).",
+    ),
+    "tree_forked": (
+        "Started a branch ({name}) at turn {number}: your next message goes on it.",
+        "He abierto una rama ({name}) en el turno {number}: tu próximo mensaje va en ella.",
+    ),
+    "tree_branches": ("Branches:\n{lines}", "Ramas:\n{lines}"),
+    "tree_at_turn": ("at turn {number}", "en el turno {number}"),
     "preview_action": (
         "This message is an action ({action}), not a design request: nothing would be sent "
         "to a provider. --show-prompt previews design requests.",

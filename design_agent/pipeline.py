@@ -207,10 +207,23 @@ class Pipeline:
         built = build_request(self.services.knowledge, inputs)
         return make_preview(built, resolution, match, task.name.get(language))
 
+    def _project_context(self, project: Project, state: ConversationState) -> ProjectContext:
+        """The project's context on the path to the turn the conversation continues from:
+        the turns and decisions of that branch, never a sibling's."""
+        if state.node is not None and not self._node_in(project, state.node):
+            state.node = None  # the turn is gone (or another project's): follow the latest
+        return self.memory.project_context(project.id, turns=RECENT_TURNS, node_id=state.node)
+
+    def _node_in(self, project: Project, node: int) -> bool:
+        try:
+            return self.memory.get_turn(node).project_id == project.id
+        except DesignAgentError:
+            return False
+
     def _preview_context(self, project: Project | None) -> ProjectContext:
         """The active project's context; a new project's (empty) when none exists yet."""
         if project is not None:
-            return self.memory.project_context(project.id, turns=RECENT_TURNS)
+            return self._project_context(project, load_state(self.memory, project.id))
         now = datetime.now(UTC)
         empty = Project(id="-", name=DEFAULT_PROJECT, created_at=now, last_accessed=now)
         return ProjectContext(project=empty, metadata={}, briefs=[], decisions=[], recent_turns=[])
@@ -232,7 +245,7 @@ class Pipeline:
             tier=prefs.tier,
         )
         yield from self._ignored_notice(prefs)
-        context = self.memory.project_context(project.id, turns=RECENT_TURNS) if project else None
+        context = self._project_context(project, state) if project else None
         yield _context_event(context, timer)
         turn = TurnState(request, project, context, prefs, state)
         try:
@@ -371,6 +384,8 @@ class Pipeline:
             turn.conversation = claim_state(self.memory, target)
             turn.conversation.language = turn.language  # type: ignore[assignment]
         turn.conversation.pending = pending
+        if result.node is not None:
+            turn.conversation.node = result.node
         yield result.done
         yield self._finished_meta(turn, result.done, timer)
 
@@ -440,9 +455,11 @@ class Pipeline:
         assert turn.project is not None and hasattr(event, "options")
         options = "\n".join(f"{o.number}. {o.name}" for o in event.options)
         question = getattr(event, "question", "")
+        node = turn.conversation.node
         user_id, agent_id = save_exchange(
-            self.memory, turn.project, turn.request.message, f"{question}\n{options}"
+            self.memory, turn.project, turn.request.message, f"{question}\n{options}", node
         )
+        _moved_on(turn, agent_id)
         yield TurnSaved(
             step=8,
             ms=timer.lap("memory"),
@@ -492,6 +509,7 @@ class Pipeline:
             task,
             agent,
             resolution.spec.name,
+            turn.conversation.node,
         )
         stream = AnswerStream(
             start(resolution.spec, request.built, turn.prefs.settings, self.services.environ),
@@ -550,6 +568,7 @@ class Pipeline:
             status=stream.status,
         )
         turn.conversation.last = _last_answer(chosen, user_turn, agent_turn)
+        _moved_on(turn, agent_turn)
         yield from self._propose(turn, stream, agent_turn, task.id)
         yield _finished(turn, chosen, agent, stream, validation, timer)
         if stream.error is not None:
@@ -581,6 +600,13 @@ class Pipeline:
             for hit in group.hits
             if hit.kind == "turn" and hit.id not in recent_ids
         ]
+
+
+def _moved_on(turn: TurnState, agent_turn: int) -> None:
+    """A conversation moved to a turn by /goto or /fork follows its own branch: the answer
+    just saved is where it continues (unset, it follows the project's latest turn)."""
+    if turn.conversation.node is not None:
+        turn.conversation.node = agent_turn
 
 
 def _last_answer(chosen: Chosen, user_turn: int, agent_turn: int) -> LastAnswer:

@@ -20,20 +20,36 @@ if TYPE_CHECKING:
     from design_agent.validation import Validation
 
 
-def save_exchange(memory: Memory, project: Project, message: str, reply: str) -> tuple[int, int]:
-    """A message and design-agent's reply (a question, an action's answer), saved together."""
+def save_exchange(
+    memory: Memory, project: Project, message: str, reply: str, after: int | None = None
+) -> tuple[int, int]:
+    """A message and design-agent's reply (a question, an action's answer), saved together,
+    after turn `after` (None: the project's latest)."""
     with memory.transaction():
-        user = memory.add_turn(project.id, "user", message)
+        user = memory.add_turn(project.id, "user", message, parent_id=after)
         agent = memory.add_turn(project.id, "agent", reply, parent_id=user.id)
     return user.id, agent.id
 
 
 def save_request(
-    memory: Memory, project: Project, message: str, task: Task, agent: Agent, provider: str
+    memory: Memory,
+    project: Project,
+    message: str,
+    task: Task,
+    agent: Agent,
+    provider: str,
+    after: int | None = None,
 ) -> int:
-    """The user's design request, saved before the provider is called (nothing is lost)."""
+    """The user's design request, saved before the provider is called (nothing is lost),
+    after turn `after` (None: the project's latest)."""
     turn = memory.add_turn(
-        project.id, "user", message, task_id=task.id, agent_id=agent.id, provider=provider
+        project.id,
+        "user",
+        message,
+        task_id=task.id,
+        agent_id=agent.id,
+        provider=provider,
+        parent_id=after,
     )
     return turn.id
 

@@ -272,6 +272,31 @@ class SlashCommands:
             return
         self._act("history", "show", **({"count": int(argument)} if argument else {}))
 
+    def cmd_tree(self, argument: str) -> None:
+        """Show this project's conversation as a tree (turn numbers, branches, where you are)."""
+        self._act("tree", "show")
+
+    def cmd_goto(self, argument: str) -> None:
+        """Continue from an earlier turn or a branch: /goto 12, /goto unmoderated."""
+        if not argument:
+            self._say("slash_usage", usage="/goto TURN|BRANCH")
+            return
+        self._act("tree", "goto", target=_unquoted(argument))
+
+    def cmd_fork(self, argument: str) -> None:
+        """Start a branch here, or at a turn: /fork, /fork 12, /fork 12 unmoderated."""
+        number, _, name = _unquoted(argument).partition(" ")
+        if number and not number.lstrip("#").isdigit():
+            number, name = "", _unquoted(argument)
+        data: dict[str, object] = {"turn": int(number.lstrip("#"))} if number else {}
+        if name.strip():
+            data["name"] = name.strip()
+        self._act("tree", "fork", **data)
+
+    def cmd_branches(self, argument: str) -> None:
+        """List this project's branches and the turn each has reached."""
+        self._act("tree", "branches")
+
     def cmd_decisions(self, argument: str) -> None:
         """List the decisions recorded in this project."""
         self._act("decisions", "list")

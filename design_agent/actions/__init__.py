@@ -18,6 +18,7 @@ from design_agent.actions import (  # noqa: F401  (registration by import)
     memory,
     projects,
     providers,
+    tree,
 )
 from design_agent.actions.base import (
     ANSWERERS,

@@ -86,6 +86,8 @@ class ActionResult:
     done: ActionDone
     pending: Pending | None = None
     project_id: str | None = None
+    # The turn the conversation continues from afterwards (/goto, /fork); None: unchanged.
+    node: int | None = None
 
 
 InputT = TypeVar("InputT", bound=ActionInput)

@@ -12,6 +12,7 @@ import re
 
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
 from design_agent.actions.inputs import RecordDecision
+from design_agent.actions.tree import current_node
 from design_agent.conversation import DecisionProposal, ProposedDecision
 from design_agent.events import ActionDone
 from design_agent.language import NO, YES, fold, phrase_list, reply_of
@@ -33,10 +34,13 @@ def store(
     turn_id: int | None = None,
     context: str | None = None,
 ) -> Decision:
-    """Record one decision in the project and in process memory."""
+    """Record one decision in the project and in process memory, at the turn it belongs to
+    (the answer that proposed it, or where the conversation is): only that turn's branch
+    has it "so far"."""
     memory = ctx.services.memory
+    node = turn_id if turn_id is not None else current_node(ctx)
     with memory.transaction():
-        stored = memory.add_decision(project.id, decision, rationale, turn_id)
+        stored = memory.add_decision(project.id, decision, rationale, turn_id, node_id=node)
         memory.add_process_memory(
             context or project.name, decision, rationale, project_id=project.id
         )
@@ -63,7 +67,12 @@ def record(data: RecordDecision, ctx: ActionContext) -> ActionResult:
 def list_decisions(data: NoInput, ctx: ActionContext) -> ActionResult:
     """The project's decisions, newest first."""
     project = ctx.require_project()
-    found = ctx.services.memory.list_decisions(project.id, LIST_LIMIT)
+    memory, node = ctx.services.memory, current_node(ctx)
+    found = (
+        memory.decisions_on_path(node, LIST_LIMIT)
+        if node is not None
+        else memory.list_decisions(project.id, LIST_LIMIT)
+    )
     if not found:
         return ActionResult(ctx.done("decisions.list", "decisions_none", name=project.name))
     lines = "\n".join(

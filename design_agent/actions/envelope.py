@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from design_agent.actions.base import INPUTS
 
 Module = Literal[
+    "tree",
     "projects",
     "providers",
     "memory",

@@ -107,6 +107,19 @@ class HistoryCount(_Strict):
     count: int = Field(10, ge=1, le=HISTORY_MAX)
 
 
+class TreeTarget(_Strict):
+    """tree.goto: a turn number ("12", "#12") or a branch name."""
+
+    target: str = Field(min_length=1, max_length=80)
+
+
+class TreeFork(_Strict):
+    """tree.fork: the turn to fork from (None: where the conversation is) and a name."""
+
+    turn: int | None = Field(None, ge=1)
+    name: str | None = Field(None, min_length=1, max_length=80)
+
+
 class SmallTalk(_Strict):
     """conversation.small_talk: what kind of pleasantry to answer."""
 

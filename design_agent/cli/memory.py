@@ -10,7 +10,7 @@ from design_agent.cli.options import app_of, json_option, project_option
 from design_agent.cli.output import clean_text, console, echo, print_json, print_table
 from design_agent.cli.projects import when
 from design_agent.memory.documents import MAX_TEXT_CHARS
-from design_agent.memory.models import FILE_TYPES
+from design_agent.memory.models import FILE_TYPES, Project
 
 
 @click.group()
@@ -190,18 +190,30 @@ def decisions_search(
     show_default=True,
     help="How many of the latest turns to show.",
 )
+@click.option(
+    "--tree",
+    "as_tree",
+    is_flag=True,
+    help="The whole conversation as a tree: turn numbers, tasks, branches, where you are.",
+)
 @project_option
 @json_option
 @click.pass_context
-def history(ctx: click.Context, count: int, project_name: str | None, as_json: bool) -> None:
+def history(
+    ctx: click.Context, count: int, as_tree: bool, project_name: str | None, as_json: bool
+) -> None:
     """Show the project's latest conversation turns, oldest first.
 
     \b
-    Example:
+    Examples:
       design-agent history -n 5
+      design-agent history --tree --json
     """
     memory = app_of(ctx).memory
     project = memory.resolve_project(project_name)
+    if as_tree:
+        _show_tree(ctx, project, as_json)
+        return
     turns = memory.recent_turns(project.id, count)
     if as_json:
         print_json(turns)
@@ -217,6 +229,23 @@ def history(ctx: click.Context, count: int, project_name: str | None, as_json: b
         out.print(heading, markup=False, style="bold")
         out.print(clean_text(turn.message), markup=False, highlight=False)
         out.print()
+
+
+def _show_tree(ctx: click.Context, project: Project, as_json: bool) -> None:
+    """The tree through the same action as /tree (numbers, branches, the current turn)."""
+    from design_agent.actions import ActionContext
+    from design_agent.actions.tree import show
+    from design_agent.conversation import load_state
+
+    services = app_of(ctx).services()
+    state = load_state(services.memory, project.id)
+    language = str(state.language or services.settings.values.language)
+    context = ActionContext(services, "es" if language == "es" else "en", project, state)
+    done = show(None, context).done
+    if as_json:
+        print_json(done.data or {"tree": {"nodes": []}, "current": None})
+    else:
+        echo(done.message)
 
 
 @click.command()

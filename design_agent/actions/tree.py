@@ -1,0 +1,105 @@
+"""The conversation tree by command: /tree, /goto, /fork and /branches.
+
+A project's turns form a tree (memory/tree.py). The conversation continues from
+one node, kept in the project's conversation state: /goto moves it to a turn or
+a branch's tip, /fork starts a branch there (named or not), and the next
+message is saved as that node's child, so the prompt's history is the path to
+it, never a sibling branch.
+"""
+
+from __future__ import annotations
+
+from design_agent.actions.base import ActionContext, ActionResult, action
+from design_agent.actions.inputs import TreeFork, TreeTarget
+from design_agent.memory.models import Branch, TreeLine, TreeNode
+
+TEXT_CHARS = 60
+INDENT = "    "
+
+
+def current_node(ctx: ActionContext) -> int | None:
+    """The turn the conversation continues from: the state's node, or the latest turn."""
+    project = ctx.require_project()
+    if ctx.state.node is not None:
+        return ctx.state.node
+    latest = ctx.services.memory.recent_turns(project.id, 1)
+    return latest[-1].id if latest else None
+
+
+@action("tree", "show")
+def show(data: object, ctx: ActionContext) -> ActionResult:
+    """The project's conversation as an indented tree, the current turn marked."""
+    project = ctx.require_project()
+    line = ctx.services.memory.tree(project.id)
+    if not line.nodes:
+        return ActionResult(ctx.done("tree.show", "history_empty", name=project.name))
+    here = current_node(ctx)
+    text = "\n".join(render(line, here, ctx))
+    data_out = {"tree": line.model_dump(mode="json"), "current": here}
+    return ActionResult(ctx.done("tree.show", "tree", data_out, name=project.name, lines=text))
+
+
+def render(line: TreeLine, here: int | None, ctx: ActionContext, depth: int = 0) -> list[str]:
+    """One line per turn; a fork's turns indented under the turn it starts from."""
+    lines: list[str] = []
+    for node in line.nodes:
+        lines.append(INDENT * depth + _node_line(node, here, ctx))
+        for fork in node.forks:
+            lines += render(fork, here, ctx, depth + 1)
+    return lines
+
+
+def _node_line(node: TreeNode, here: int | None, ctx: ActionContext) -> str:
+    role = ctx.say(f"role_{node.role}")
+    task = f" [{node.task_id}]" if node.task_id else ""
+    text = " ".join(node.text.split())[:TEXT_CHARS]
+    names = f"  ({', '.join(node.branches)})" if node.branches else ""
+    mark = f"  ◀ {ctx.say('tree_here')}" if node.id == here else ""
+    return f"{node.number:>3} {role}{task}: {text}{names}{mark}"
+
+
+@action("tree", "goto", TreeTarget)
+def goto(data: TreeTarget, ctx: ActionContext) -> ActionResult:
+    """Continue from a turn (by its number) or from a branch's latest turn (by name)."""
+    project = ctx.require_project()
+    memory = ctx.services.memory
+    target = data.target.strip().lstrip("#")
+    if target.isdigit():
+        turn = memory.turn_at(project.id, int(target))
+        node, number = turn.id, int(target)
+    else:
+        branch = memory.find_branch(project.id, target)
+        node, number = branch.tip_id, branch.tip_number
+    out = {"node": node, "number": number}
+    done = ctx.done("tree.goto", "tree_goto", out, number=number, name=project.name)
+    return ActionResult(done, node=node)
+
+
+@action("tree", "fork", TreeFork)
+def fork(data: TreeFork, ctx: ActionContext) -> ActionResult:
+    """A new branch from a turn (the current one by default); the next message goes on it."""
+    project = ctx.require_project()
+    memory = ctx.services.memory
+    node = memory.turn_at(project.id, data.turn).id if data.turn else current_node(ctx)
+    if node is None:
+        return ActionResult(ctx.done("tree.fork", "history_empty", name=project.name))
+    branch = memory.fork(node, data.name)
+    label = branch.name or ctx.say("tree_unnamed")
+    out = {"branch": branch.model_dump(mode="json")}
+    done = ctx.done("tree.fork", "tree_forked", out, name=label, number=branch.tip_number)
+    return ActionResult(done, node=node)
+
+
+@action("tree", "branches")
+def branches(data: object, ctx: ActionContext) -> ActionResult:
+    """The project's branches, oldest first, with the turn each has reached."""
+    project = ctx.require_project()
+    found = ctx.services.memory.branches(project.id)
+    lines = "\n".join(_branch_line(b, ctx) for b in found)
+    out = {"branches": [b.model_dump(mode="json") for b in found]}
+    return ActionResult(ctx.done("tree.branches", "tree_branches", out, lines=lines))
+
+
+def _branch_line(branch: Branch, ctx: ActionContext) -> str:
+    name = branch.name or ctx.say("tree_unnamed")
+    return f"- {name}: {ctx.say('tree_at_turn', number=branch.tip_number)}"

@@ -1,0 +1,94 @@
+"""A designer goes back to an earlier turn, forks, and sees the tree, in both languages.
+
+The shell is run for real (scripted: one message per line on stdin), offline,
+on a real SQLite home; the tree is then read with `history --tree --json`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+AGENT = [sys.executable, "-m", "design_agent"]
+
+
+def run(home: Path, *args: str, script: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DESIGN_AGENT_HOME": str(home), "DESIGN_AGENT_PROVIDER": "offline"}
+    return subprocess.run(
+        [*AGENT, *args], input=script, capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def shell(home: Path, *lines: str) -> str:
+    result = run(home, script="\n".join([*lines, "exit"]) + "\n")
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def tree(home: Path) -> dict:
+    result = run(home, "history", "--tree", "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home):
+    said = shell(
+        home,
+        "create a project called Atlas",
+        "skip",
+        "skip",
+        "skip",
+        "plan a usability test for the checkout",
+        "we decided to use moderated testing because we need to probe hesitation",
+        "write personas for our shoppers",
+        "/goto 2",
+        "/fork unmoderated",
+        "what have we decided?",
+        "plan an unmoderated remote test instead",
+        "/tree",
+        "/branches",
+    )
+    assert "Now at turn 2 of 'Atlas'" in said
+    assert "Started a branch (unmoderated) at turn 2" in said
+    assert "use moderated testing" in said.split("Started a branch")[1], "made at turn 2"
+    assert "- unmoderated: at turn 6" in said
+    assert "(unmoderated)  ◀ you are here" in said
+    found = tree(home)
+    line = found["tree"]["nodes"]
+    assert [n["number"] for n in line] == [1, 2, 3, 4], "the first line goes on to personas"
+    fork = line[1]["forks"][0]["nodes"]
+    assert [(n["number"], n["task_id"]) for n in fork] == [
+        (5, "unmoderated_testing"),
+        (6, "unmoderated_testing"),
+    ]
+    assert found["current"] == fork[-1]["id"]
+
+
+def test_a_decision_made_later_is_not_so_far_before_it(home):
+    said = shell(
+        home,
+        "crea un proyecto llamado Citas",
+        "saltar",
+        "saltar",
+        "saltar",
+        "planifica un test de usabilidad de la reserva",
+        "decidimos hacer pruebas moderadas porque queremos ver dudas",
+        "/goto 1",
+        "/fork",
+        "¿qué hemos decidido?",
+        "/goto 2",
+        "¿qué hemos decidido?",
+    )
+    before, after = said.split("Ahora estás en el turno 2")
+    assert "Aún no hay decisiones" in before.split("He abierto una rama")[1]
+    assert "hacer pruebas moderadas" in after
+
+
+def test_goto_an_unknown_turn_or_branch_says_so(home):
+    said = shell(home, "create a project called Atlas", "skip", "skip", "skip", "/goto 9")
+    assert "9" in said and "Now at turn" not in said
+    said = shell(home, "/goto nowhere")
+    assert "nowhere" in said and "Now at turn" not in said
