@@ -558,6 +558,7 @@ class Pipeline:
                 user_turn,
                 request.built.tier,
                 request.built.tier_reason,
+                turn.prefs.settings.keyframe_every,
             )
         yield TurnSaved(
             step=8,

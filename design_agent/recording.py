@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from design_agent.grounding import PRIVATE_METADATA
+from design_agent.memory.models import ProjectState, Proposal, StateDecision
+
 if TYPE_CHECKING:
     from design_agent.answer_stream import AnswerStream
     from design_agent.memory import Memory
@@ -64,8 +67,10 @@ def save_answer(
     parent_id: int | None,
     tier: Tier,
     tier_reason: str,
+    keyframe_every: int = 50,
 ) -> int:
-    """The answer as it ended (complete, failed or cancelled), with usage and checklist."""
+    """The answer as it ended (complete, failed or cancelled), with usage and checklist,
+    and the project state at it (one transaction: the turn and its snapshot, or neither)."""
     usage = stream.usage
     tokens = None
     if usage and (usage.input_tokens is not None or usage.output_tokens is not None):
@@ -90,5 +95,25 @@ def save_answer(
         validation=checklist,
         parent_id=parent_id,
         tier=tier,
+        state=project_state(memory, project, task, parent_id, stream),
+        keyframe_every=keyframe_every,
     )
     return turn.id
+
+
+def project_state(
+    memory: Memory, project: Project, task: Task, parent_id: int | None, stream: AnswerStream
+) -> ProjectState:
+    """What the conversation has built at this answer: the decisions so far on its path,
+    the method, the project's facts and the decisions it proposes (not yet kept)."""
+    so_far = memory.decisions_on_path(parent_id) if parent_id is not None else []
+    facts = {k: v for k, v in memory.metadata(project.id).items() if k not in PRIVATE_METADATA}
+    proposed = stream.decisions if stream.status == "complete" else []
+    return ProjectState(
+        decisions=[
+            StateDecision(id=d.id, decision=d.decision, rationale=d.rationale) for d in so_far
+        ],
+        task_id=task.id,
+        metadata=facts,
+        pending=[Proposal(decision=d.decision, rationale=d.rationale) for d in proposed],
+    )

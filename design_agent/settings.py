@@ -45,6 +45,13 @@ class Settings(BaseModel):
     bins: dict[str, str] = Field(
         default_factory=dict, description="path of a provider's binary, e.g. bins.claude"
     )
+    keyframe_every: int = Field(
+        50,
+        ge=1,
+        le=10_000,
+        description="conversation tree: a full project-state snapshot every N turns, deltas "
+        "between",
+    )
 
 
 SETTING_KEYS = tuple(Settings.model_fields)

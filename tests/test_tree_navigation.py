@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from design_agent.memory import Memory
+
 AGENT = [sys.executable, "-m", "design_agent"]
 
 
@@ -92,3 +94,29 @@ def test_goto_an_unknown_turn_or_branch_says_so(home):
     assert "9" in said and "Now at turn" not in said
     said = shell(home, "/goto nowhere")
     assert "nowhere" in said and "Now at turn" not in said
+
+
+def test_each_answer_stores_the_project_state_on_its_own_path(home):
+    run(home, "config", "set", "keyframe_every", "2")
+    shell(
+        home,
+        "create a project called Atlas",
+        "skip",
+        "skip",
+        "skip",
+        "plan a usability test for the checkout",
+        "write personas for our shoppers",
+        "we decided to use moderated testing because we need to probe hesitation",
+        "now plan a diary study",
+        "/goto 2",
+        "plan an unmoderated remote test instead",
+    )
+    with Memory.open(home / "design-agent.db") as memory:
+        project = memory.find_project("Atlas")
+        ends = {t.task_id: t.id for t in memory.recent_turns(project.id, 10) if t.role == "agent"}
+        diary = memory.state_at(ends["diary_study"])
+        remote = memory.state_at(ends["unmoderated_testing"])
+    assert [d.decision for d in diary.decisions] == ["use moderated testing"]
+    assert diary.task_id == "diary_study"
+    assert remote.decisions == [], "the decision came after turn 4, on the other branch"
+    assert remote.task_id == "unmoderated_testing"
