@@ -30,6 +30,7 @@ from design_agent.actions import (
     stray_reply,
 )
 from design_agent.actions.decisions import propose
+from design_agent.actions.tree import resolve_target
 from design_agent.answer_stream import AnswerStream
 from design_agent.clarify import TaskChooser
 from design_agent.conversation import (
@@ -179,7 +180,9 @@ class Pipeline:
         method choice, prompt and command line as a turn; nothing is run or saved."""
         project = self.memory.find_project(request.project) if request.project else None
         project = project or self.memory.active_project()
+        start = self._start(project, request)
         state = load_state(self.memory, project.id if project else None)
+        state.node = start if start is not None else state.node  # read only: never saved
         settings = self.services.settings
         language = self._pick_language(request.message, settings.values.language, state)
         envelope = detect_action(
@@ -194,7 +197,7 @@ class Pipeline:
             raise UsageError(say("preview_no_method", language))
         task = self.services.catalogue.task(match.best.task_id)
         agent = self.services.catalogue.agent(task.agent)
-        context = self._preview_context(project)
+        context = self._preview_context(project, state)
         event = TaskMatched(
             step=3, ms=0.0, task_id=task.id, name=task.name.en, score=match.best.score, band="HIGH"
         )
@@ -220,10 +223,10 @@ class Pipeline:
         except DesignAgentError:
             return False
 
-    def _preview_context(self, project: Project | None) -> ProjectContext:
+    def _preview_context(self, project: Project | None, state: ConversationState) -> ProjectContext:
         """The active project's context; a new project's (empty) when none exists yet."""
         if project is not None:
-            return self._project_context(project, load_state(self.memory, project.id))
+            return self._project_context(project, state)
         now = datetime.now(UTC)
         empty = Project(id="-", name=DEFAULT_PROJECT, created_at=now, last_accessed=now)
         return ProjectContext(project=empty, metadata={}, briefs=[], decisions=[], recent_turns=[])
@@ -232,7 +235,9 @@ class Pipeline:
         timer = Timer()
         project = self.memory.find_project(request.project) if request.project else None
         project = project or self.memory.active_project()
+        start = self._start(project, request)
         state = claim_state(self.memory, project.id if project else None)
+        state.node = start if start is not None else state.node
         settings = self.services.settings
         language = self._language(request.message, settings.values.language, state)
         prefs = self._preferences(project, request, language, settings)
@@ -252,6 +257,14 @@ class Pipeline:
             yield from self._route(turn, timer)
         finally:
             finish_state(self.memory, turn.conversation)
+
+    def _start(self, project: Project | None, request: TurnRequest) -> int | None:
+        """The turn `ask --from/--branch` names (NotFoundError before anything is claimed)."""
+        if request.start is None:
+            return None
+        if project is None:
+            raise UsageError(say("no_active_project", "en"))
+        return resolve_target(self.memory, project, request.start)[0]
 
     # -- steps 0-2 -----------------------------------------------------------------------------
 

@@ -28,6 +28,8 @@ class TurnRequest:
     project: str | None = None
     provider: str | None = None
     tier: str | None = None
+    # Continue from this turn number or branch name (ask --from / --branch), not the latest.
+    start: str | None = None
 
 
 @dataclass(frozen=True)

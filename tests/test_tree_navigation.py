@@ -120,3 +120,28 @@ def test_each_answer_stores_the_project_state_on_its_own_path(home):
     assert diary.task_id == "diary_study"
     assert remote.decisions == [], "the decision came after turn 4, on the other branch"
     assert remote.task_id == "unmoderated_testing"
+
+
+def test_ask_from_a_turn_answers_on_a_branch_and_the_prompt_sees_only_that_path(home):
+    shell(
+        home,
+        "create a project called Atlas",
+        "skip",
+        "skip",
+        "skip",
+        "plan a usability test for the checkout",
+        "write personas for our shoppers",
+    )
+    preview = ("ask", "--show-prompt", "--provider", "claude", "--from", "2")
+    shown = run(home, *preview, "plan a diary study instead")
+    assert shown.returncode == 0, shown.stderr
+    conversation = shown.stdout.split("<conversation>")[1].split("</conversation>")[0]
+    assert "plan a usability test" in conversation
+    assert "write personas" not in conversation, "a sibling branch's turn"
+    answered = run(home, "ask", "--from", "2", "plan a diary study instead")
+    assert answered.returncode == 0, answered.stderr
+    line = tree(home)["tree"]["nodes"]
+    assert [n["number"] for n in line] == [1, 2, 3, 4]
+    assert [n["task_id"] for n in line[1]["forks"][0]["nodes"]] == ["diary_study"] * 2
+    missing = run(home, "ask", "--branch", "nowhere", "plan it")
+    assert missing.returncode == 6 and "nowhere" in missing.stderr

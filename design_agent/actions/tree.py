@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action
 from design_agent.actions.inputs import TreeFork, TreeTarget
-from design_agent.memory.models import Branch, TreeLine, TreeNode
+from design_agent.memory import Memory
+from design_agent.memory.models import Branch, Project, TreeLine, TreeNode
 
 TEXT_CHARS = 60
 INDENT = "    "
@@ -58,18 +59,21 @@ def _node_line(node: TreeNode, here: int | None, ctx: ActionContext) -> str:
     return f"{node.number:>3} {role}{task}: {text}{names}{mark}"
 
 
+def resolve_target(memory: Memory, project: Project, target: str) -> tuple[int, int]:
+    """The turn (id, number) a target names: a turn number ("12", "#12") or a branch name
+    (its latest turn); NotFoundError naming what exists."""
+    target = target.strip().lstrip("#")
+    if target.isdigit():
+        return memory.turn_at(project.id, int(target)).id, int(target)
+    branch = memory.find_branch(project.id, target)
+    return branch.tip_id, branch.tip_number
+
+
 @action("tree", "goto", TreeTarget)
 def goto(data: TreeTarget, ctx: ActionContext) -> ActionResult:
     """Continue from a turn (by its number) or from a branch's latest turn (by name)."""
     project = ctx.require_project()
-    memory = ctx.services.memory
-    target = data.target.strip().lstrip("#")
-    if target.isdigit():
-        turn = memory.turn_at(project.id, int(target))
-        node, number = turn.id, int(target)
-    else:
-        branch = memory.find_branch(project.id, target)
-        node, number = branch.tip_id, branch.tip_number
+    node, number = resolve_target(ctx.services.memory, project, data.target)
     out = {"node": node, "number": number}
     done = ctx.done("tree.goto", "tree_goto", out, number=number, name=project.name)
     return ActionResult(done, node=node)

@@ -38,6 +38,18 @@ if TYPE_CHECKING:
 @json_option
 @click.option("--events", is_flag=True, help="Print every pipeline event as a JSON line.")
 @click.option(
+    "--from",
+    "from_turn",
+    metavar="TURN",
+    help="Continue from this turn of the project (its number in 'history --tree'); the "
+    "answer starts a branch there when later turns exist.",
+)
+@click.option(
+    "--branch",
+    metavar="NAME",
+    help="Continue from the latest turn of this branch (see /branches).",
+)
+@click.option(
     "--show-prompt",
     is_flag=True,
     help="Print what would be sent (command line, system prompt, standard input, tokens "
@@ -53,6 +65,8 @@ def ask(
     files: tuple[Path, ...],
     as_json: bool,
     events: bool,
+    from_turn: str | None,
+    branch: str | None,
     show_prompt: bool,
 ) -> None:
     """Ask one design question; the answer streams, then a footer line.
@@ -67,11 +81,14 @@ def ask(
       design-agent ask "¿por qué decidimos hacer pruebas moderadas?" --json
       echo "journey map for first-time buyers" | design-agent ask --events
       design-agent ask --show-prompt "plan a usability test" --provider gemini
+      design-agent ask --from 2 "plan an unmoderated test instead"
     """
     from design_agent.pipeline import Pipeline, TurnRequest
     from design_agent.providers.resolve import check_provider_name
 
     text = _read_message(message)
+    if from_turn and branch:
+        raise UsageError("give --from TURN or --branch NAME, not both")
     app = app_of(ctx)
     services = app.services()
     if provider:
@@ -81,13 +98,14 @@ def ask(
     if show_prompt:
         if files:
             raise UsageError("--show-prompt saves nothing: add the --file briefs first")
-        _show_prompt(Pipeline(services), TurnRequest(text, project_name, provider, tier), as_json)
+        request = TurnRequest(text, project_name, provider, tier, from_turn or branch)
+        _show_prompt(Pipeline(services), request, as_json)
         return
     for path in files:
         _add_file(services, project_name, path)
     pipeline = Pipeline(services)
     view = TurnView(mode="events" if events else "json" if as_json else "text")
-    request = TurnRequest(text, project=project_name, provider=provider, tier=tier)
+    request = TurnRequest(text, project_name, provider, tier, from_turn or branch)
     with cancelling_signals(pipeline.cancel, last=True) as signals:  # Ctrl-C, SIGTERM, SIGHUP
         signals.end(_show_turn(pipeline, request, view))
 
