@@ -69,6 +69,14 @@ class ConfirmSwitch(_Pending):
     name: str
 
 
+class ConfirmGoto(_Pending):
+    """ "Go back to turn N?" after "go back to before we chose X"."""
+
+    kind: Literal["confirm_goto"] = "confirm_goto"
+    node: int
+    number: int
+
+
 class ProjectNameNeeded(_Pending):
     """ "What should the new project be called?" """
 
@@ -101,7 +109,13 @@ class DecisionProposal(_Pending):
 
 
 Pending = Annotated[
-    MethodChoice | ConfirmDelete | ConfirmSwitch | ProjectNameNeeded | Interview | DecisionProposal,
+    MethodChoice
+    | ConfirmDelete
+    | ConfirmSwitch
+    | ConfirmGoto
+    | ProjectNameNeeded
+    | Interview
+    | DecisionProposal,
     Field(discriminator="kind"),
 ]
 

@@ -1300,6 +1300,40 @@ def catalogue_rule(said: Said) -> ActionEnvelope | None:
 
 
 # Order matters: whole-message phrases first, then the most specific phrasing.
+_BACK_VERB = (
+    r"(?:(?:let s |lets |please |can we |can you )?(?:go|jump|get|take (?:me|us)|rewind|roll"
+    r"|step) back|(?:vuelve|volvamos|volver|regresa|regresemos|regresar|vamos de nuevo)"
+    r"(?: atras)?)"
+)
+_BACK_TO_TURN = re.compile(
+    _BACK_VERB + r" (?:to|a|al) (?:the )?(?:turn|step|message|turno|paso|mensaje) #?(?P<n>\d{1,5})"
+)
+_BACK_TO_BRANCH = re.compile(
+    _BACK_VERB + r" (?:to|a) (?:the |la )?(?:branch|rama) (?P<branch>.{1,60})"
+    r"|" + _BACK_VERB + r" (?:to|a) (?:the |la )?(?P<branch2>.{1,60}) (?:branch|rama)"
+)
+_BACK_TO_BEFORE = re.compile(
+    _BACK_VERB + r" (?:to |a )?(?:just |justo )?(?:before|antes de) (?:we |i |que )?"
+    r"(?:chose|choose|decided|decide|picked|pick|agreed|agree|went with|settled on"
+    r"|decidir|decidimos|decidieramos|elegir|elegimos|eligieramos|escoger|acordar"
+    r"|acordamos|optar|optamos)(?: on| to| for| por| que)? (?P<what>.{2,200})"
+)
+
+
+def back_rule(said: Said) -> ActionEnvelope | None:
+    """ "go back to turn 3", "go back to before we chose moderated testing", "vuelve a la
+    rama remota", "vuelve a antes de decidir X": found first, confirmed before moving."""
+    plain = said.plain
+    if found := _BACK_TO_TURN.fullmatch(plain):
+        return make("tree", "back", target=found.group("n"))
+    if found := _BACK_TO_BEFORE.fullmatch(plain):
+        return make("tree", "back", decision=found.group("what").strip())
+    if found := _BACK_TO_BRANCH.fullmatch(plain):
+        branch = found.group("branch") or found.group("branch2")
+        return make("tree", "back", target=branch.strip())
+    return None
+
+
 RULES: list[Rule] = [
     cancel_rule,
     small_talk_rule,
@@ -1317,5 +1351,6 @@ RULES: list[Rule] = [
     recall_rule,
     record_decision_rule,
     search_rule,
+    back_rule,
     switch_rule,
 ]

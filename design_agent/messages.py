@@ -21,6 +21,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Started a branch ({name}) at turn {number}: your next message goes on it.",
         "He abierto una rama ({name}) en el turno {number}: tu próximo mensaje va en ella.",
     ),
+    "tree_back_confirm": (
+        "Go back to turn {number} of '{name}'{before}? Later turns stay on their branch. (yes/no)",
+        "¿Vuelvo al turno {number} de '{name}'{before}? Los turnos posteriores quedan en su "
+        "rama. (sí/no)",
+    ),
+    "tree_back_before": (" (before '{decision}')", " (antes de '{decision}')"),
+    "tree_back_no": (
+        "Staying where you are in '{name}'.",
+        "Sigues donde estabas en '{name}'.",
+    ),
+    "tree_no_decision": (
+        "No decision in '{name}' matches '{asked}'. /tree shows the turns; /goto TURN goes "
+        "back to one.",
+        "Ninguna decisión de '{name}' coincide con '{asked}'. /tree muestra los turnos; "
+        "/goto TURNO vuelve a uno.",
+    ),
     "tree_branches": ("Branches:\n{lines}", "Ramas:\n{lines}"),
     "tree_at_turn": ("at turn {number}", "en el turno {number}"),
     "preview_action": (

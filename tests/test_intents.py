@@ -204,6 +204,17 @@ ENGLISH: list[tuple[str, Expected]] = [
     ("list the methods", METHODS),
     ("what methods should we use for onboarding research?", None),
     ("what can you do?", HELP),
+    # Going back in the conversation tree (confirmed by the handler before moving).
+    (
+        "go back to before we chose moderated testing",
+        ("tree.back", {"decision": "moderated testing"}),
+    ),
+    (
+        "vuelve a antes de decidir el pago con tarjeta",
+        ("tree.back", {"decision": "el pago con tarjeta"}),
+    ),
+    ("go back to turn 3", ("tree.back", {"target": "3"})),
+    ("vuelve a la rama remota", ("tree.back", {"target": "remota"})),
     # Asking what the assistant is: answered as help, never as a chatbot design request.
     ("are you a bot or a human?", HELP),
     ("¿eres un robot?", HELP),

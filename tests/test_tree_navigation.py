@@ -145,3 +145,34 @@ def test_ask_from_a_turn_answers_on_a_branch_and_the_prompt_sees_only_that_path(
     assert [n["task_id"] for n in line[1]["forks"][0]["nodes"]] == ["diary_study"] * 2
     missing = run(home, "ask", "--branch", "nowhere", "plan it")
     assert missing.returncode == 6 and "nowhere" in missing.stderr
+
+
+def test_going_back_by_talking_is_confirmed_first_in_both_languages(home):
+    said = shell(
+        home,
+        "create a project called Atlas",
+        "skip",
+        "skip",
+        "skip",
+        "plan a usability test for the checkout",
+        "write personas for our shoppers",
+        "we decided to use moderated testing because we need to probe hesitation",
+        "go back to before we chose moderated testing",
+        "no",
+        "what have we decided?",
+        "go back to before we chose moderated testing",
+        "yes",
+        "what have we decided?",
+        "vuelve al turno 4",
+        "sí",
+        "¿qué hemos decidido?",
+        "go back to before we chose a purple logo",
+    )
+    asked = "Go back to turn 2 of 'Atlas' (before 'use moderated testing')? "
+    assert said.count(asked) == 2
+    first, second = said.split(asked)[1:]
+    assert "Staying where you are in 'Atlas'" in first and "use moderated testing" in first
+    assert "Now at turn 2" in second and "No decisions recorded" in second.split("¿Vuelvo")[0]
+    assert "Ahora estás en el turno 4" in second
+    assert "use moderated testing" in second.split("Ahora estás en el turno 4")[1]
+    assert "No decision in 'Atlas' matches 'a purple logo'" in said

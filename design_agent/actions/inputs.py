@@ -113,6 +113,20 @@ class TreeTarget(_Strict):
     target: str = Field(min_length=1, max_length=80)
 
 
+class TreeBack(_Strict):
+    """tree.back: where to go back to, by turn number or branch name, or by a decision
+    ("before we chose X"); one of the two."""
+
+    target: str | None = Field(None, min_length=1, max_length=80)
+    decision: str | None = Field(None, min_length=1, max_length=TEXT_MAX)
+
+    @model_validator(mode="after")
+    def _one_of_them(self) -> TreeBack:
+        if (self.target is None) == (self.decision is None):
+            raise ValueError("going back needs a turn or branch, or a decision")
+        return self
+
+
 class TreeFork(_Strict):
     """tree.fork: the turn to fork from (None: where the conversation is) and a name."""
 

@@ -9,10 +9,13 @@ it, never a sibling branch.
 
 from __future__ import annotations
 
-from design_agent.actions.base import ActionContext, ActionResult, action
-from design_agent.actions.inputs import TreeFork, TreeTarget
+from design_agent.actions.base import ActionContext, ActionResult, action, answers
+from design_agent.actions.inputs import TreeBack, TreeFork, TreeTarget
+from design_agent.conversation import ConfirmGoto
+from design_agent.errors import NotFoundError
+from design_agent.language import NO, YES, reply_of
 from design_agent.memory import Memory
-from design_agent.memory.models import Branch, Project, TreeLine, TreeNode
+from design_agent.memory.models import Branch, Decision, Project, TreeLine, TreeNode
 
 TEXT_CHARS = 60
 INDENT = "    "
@@ -77,6 +80,61 @@ def goto(data: TreeTarget, ctx: ActionContext) -> ActionResult:
     out = {"node": node, "number": number}
     done = ctx.done("tree.goto", "tree_goto", out, number=number, name=project.name)
     return ActionResult(done, node=node)
+
+
+@action("tree", "back", TreeBack)
+def back(data: TreeBack, ctx: ActionContext) -> ActionResult:
+    """ "go back to before we chose X" / "vuelve al turno 3": found, then confirmed."""
+    project = ctx.require_project()
+    memory = ctx.services.memory
+    before = ""
+    if data.target is not None:
+        node, number = resolve_target(memory, project, data.target)
+    else:
+        decision = _decision(project, data.decision or "", ctx)
+        node = _answer_before(memory, decision.node_id or decision.conversation_id or 0)
+        number = memory.turn_number(node)
+        before = ctx.say("tree_back_before", decision=decision.decision)
+    question = ctx.say("tree_back_confirm", number=number, name=project.name, before=before)
+    out = {"node": node, "number": number}
+    done = ctx.done(
+        "tree.back", "tree_back_confirm", out, number=number, name=project.name, before=before
+    )
+    done = done.model_copy(update={"needs_confirmation": True, "asks": question})
+    pending = ConfirmGoto(language=ctx.pending_language, node=node, number=number)
+    return ActionResult(done, pending)
+
+
+def _decision(project: Project, asked: str, ctx: ActionContext) -> Decision:
+    found = ctx.services.memory.search_decisions(project.id, asked, 1)
+    linked = [hit.item for hit in found if hit.item.node_id or hit.item.conversation_id]
+    if not linked:
+        raise NotFoundError(ctx.say("tree_no_decision", name=project.name, asked=asked))
+    return linked[0]
+
+
+def _answer_before(memory: Memory, node: int) -> int:
+    """The last answer before `node` on its path (its first turn when there is none), so
+    the decision made at `node` is not yet taken there."""
+    earlier = memory.path_to(node)[:-1]
+    answers_before = [t for t in earlier if t.role == "agent"]
+    if answers_before:
+        return answers_before[-1].id
+    return earlier[0].id if earlier else node
+
+
+@answers("confirm_goto")
+def answer_goto(reply: str, pending: ConfirmGoto, ctx: ActionContext) -> ActionResult | None:
+    """ "yes" moves there; "no" stays; anything else is not an answer."""
+    project = ctx.require_project()
+    word = reply_of(reply)
+    if word in YES:
+        out = {"node": pending.node, "number": pending.number}
+        done = ctx.done("tree.goto", "tree_goto", out, number=pending.number, name=project.name)
+        return ActionResult(done, node=pending.node)
+    if word in NO:
+        return ActionResult(ctx.done("tree.back", "tree_back_no", name=project.name))
+    return None
 
 
 @action("tree", "fork", TreeFork)
