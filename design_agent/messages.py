@@ -9,6 +9,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The conversation tree of '{name}' (turn numbers, the task, branch names):\n{lines}",
         "El árbol de la conversación de '{name}' (números de turno, tarea, ramas):\n{lines}",
     ),
+    "banner_resume": (
+        "Continuing from turn {number}, where you left this conversation (/tree shows the others).",
+        "Sigues desde el turno {number}, donde dejaste esta conversación (/tree muestra las "
+        "demás).",
+    ),
     "tree_here": ("you are here", "estás aquí"),
     "tree_unnamed": ("unnamed branch", "rama sin nombre"),
     "tree_goto": (
@@ -37,6 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Ninguna decisión de '{name}' coincide con '{asked}'. /tree muestra los turnos; "
         "/goto TURNO vuelve a uno.",
     ),
+    "tree_renamed": ("Renamed {old} to '{name}'.", "He renombrado {old} como '{name}'."),
     "tree_branches": ("Branches:\n{lines}", "Ramas:\n{lines}"),
     "tree_at_turn": ("at turn {number}", "en el turno {number}"),
     "preview_action": (

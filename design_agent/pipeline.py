@@ -169,6 +169,15 @@ class Pipeline:
             finish_state(self.memory, turn.conversation)
             self.event_log.write(seen)
 
+    def resumed_at(self) -> int | None:
+        """The turn number the active project's conversation continues from, when /goto or
+        /fork set it (None: it follows the latest turn)."""
+        project = self.memory.active_project()
+        state = load_state(self.memory, project.id if project else None)
+        if project is None or state.node is None or not self._node_in(project, state.node):
+            return None
+        return self.memory.turn_number(state.node)
+
     def last_request(self) -> str | None:
         """The active project's last answered request, as the user worded it."""
         project = self.memory.active_project()

@@ -68,6 +68,9 @@ class Shell:
                 else say("banner_no_turns", language)
             )
             lines.append(say("banner_project", language, name=project.name, summary=summary))
+            where = self.pipeline.resumed_at()
+            if where is not None:  # /goto or /fork left it off the latest turn
+                lines.append(say("banner_resume", language, number=where))
         lines.append(self._provider_line())
         lines.append(say("banner_hint", language))
         question = self.pipeline.open_question()
@@ -169,7 +172,7 @@ class Shell:
         from prompt_toolkit.history import FileHistory
 
         history = touch_private(self.services.home.history_file)
-        words = [f"/{name}" for name in self.commands.names()]
+        words = [f"/{name.replace('_', '-')}" for name in self.commands.names()]
         completer = WordCompleter(words, sentence=True, match_middle=False)
         return PromptSession(history=FileHistory(str(history)), completer=completer)
 
@@ -190,6 +193,7 @@ class SlashCommands:
 
     def run(self, text: str) -> None:
         word, _, argument = text[1:].partition(" ")
+        word = word.replace("-", "_")  # /rename-branch
         matches = [n for n in self.names() if n.startswith(word.lower())]
         exact = [n for n in matches if n == word.lower()]
         if len(exact) == 1 or len(matches) == 1:
@@ -222,7 +226,7 @@ class SlashCommands:
         """List the slash commands."""
         for name in self.names():
             doc = (getattr(self, f"cmd_{name}").__doc__ or "").strip().splitlines()[0]
-            self._print(f"/{name:<10} {doc}")
+            self._print(f"/{name.replace('_', '-'):<14} {doc}")
         self._say("slash_say_it")
 
     def cmd_projects(self, argument: str) -> None:
@@ -292,6 +296,14 @@ class SlashCommands:
         if name.strip():
             data["name"] = name.strip()
         self._act("tree", "fork", **data)
+
+    def cmd_rename_branch(self, argument: str) -> None:
+        """Name or rename a branch: /rename-branch OLD-NAME|TURN NEW-NAME."""
+        target, _, name = _unquoted(argument).partition(" ")
+        if not target or not name.strip():
+            self._say("slash_usage", usage="/rename-branch BRANCH|TURN NEW-NAME")
+            return
+        self._act("tree", "rename", target=target, name=_unquoted(name))
 
     def cmd_branches(self, argument: str) -> None:
         """List this project's branches and the turn each has reached."""

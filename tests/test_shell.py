@@ -367,3 +367,29 @@ def test_delete_this_project_with_si(env, run_cli):
     say(child, "sí", "Deleted 'Beta'")
     leave(child)
     assert [p["name"] for p in cli_json(run_cli, "projects", "list")] == ["Atlas"]
+
+
+def test_going_back_forking_and_resuming_a_branch(env, run_cli):
+    """Back by talking (confirmed), a named fork, and the next session opens on it."""
+    child = open_shell(env)
+    child.expect("exit to leave")
+    new_project(child, "Atlas")
+    say(child, "plan a usability test for the checkout", "checklist")
+    say(child, "write personas for our shoppers", "checklist")
+    say(child, "we decided to use moderated testing because we need to probe", "Recorded")
+    say(child, "go back to before we chose moderated testing", r"Go back to turn 2.*\(yes/no\)")
+    say(child, "yes", "Now at turn 2")
+    say(child, "/fork remote", r"Started a branch \(remote\) at turn 2")
+    say(child, "plan an unmoderated remote test instead", "checklist")
+    tree = say(child, "/tree", "you are here")
+    assert "(remote)" in tree
+    leave(child)
+    child = open_shell(env)
+    child.expect("Continuing from turn 6")
+    say(child, "¿qué hemos decidido?", "Aún no hay decisiones")
+    say(child, "vuelve al turno 4", r"¿Vuelvo al turno 4.*\(sí/no\)")
+    say(child, "sí", "Ahora estás en el turno 4")
+    say(child, "¿qué hemos decidido?", "use moderated testing")
+    leave(child, "salir", bye="Hasta luego")
+    branches = cli_json(run_cli, "history", "--tree")
+    assert branches["current"] is not None

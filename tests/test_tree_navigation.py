@@ -51,12 +51,14 @@ def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home):
         "what have we decided?",
         "plan an unmoderated remote test instead",
         "/tree",
+        "/rename-branch unmoderated remote",
         "/branches",
     )
     assert "Now at turn 2 of 'Atlas'" in said
     assert "Started a branch (unmoderated) at turn 2" in said
     assert "use moderated testing" in said.split("Started a branch")[1], "made at turn 2"
-    assert "- unmoderated: at turn 6" in said
+    assert "Renamed unmoderated to 'remote'" in said
+    assert "- remote: at turn 6" in said
     assert "(unmoderated)  ◀ you are here" in said
     found = tree(home)
     line = found["tree"]["nodes"]
@@ -176,3 +178,35 @@ def test_going_back_by_talking_is_confirmed_first_in_both_languages(home):
     assert "Ahora estás en el turno 4" in second
     assert "use moderated testing" in second.split("Ahora estás en el turno 4")[1]
     assert "No decision in 'Atlas' matches 'a purple logo'" in said
+
+
+def _without_ids(line: dict) -> list:
+    return [
+        (*(n[k] for k in ("number", "role", "task_id", "text")), n["branches"], *forks)
+        for n in line["nodes"]
+        for forks in [[_without_ids(f) for f in n["forks"]]]
+    ]
+
+
+def test_the_tree_round_trips_through_export_and_import(home, tmp_path):
+    shell(
+        home,
+        "create a project called Atlas",
+        "skip",
+        "skip",
+        "skip",
+        "plan a usability test for the checkout",
+        "write personas for our shoppers",
+        "/fork 2 remote",
+        "plan an unmoderated remote test instead",
+    )
+    before = tree(home)
+    backup = tmp_path / "atlas.json"
+    assert run(home, "projects", "export", "Atlas", str(backup)).returncode == 0
+    elsewhere = tmp_path / "other-home"
+    imported = run(elsewhere, "projects", "import", str(backup))
+    assert imported.returncode == 0, imported.stderr
+    run(elsewhere, "projects", "switch", "Atlas")
+    after = tree(elsewhere)
+    assert _without_ids(after["tree"]) == _without_ids(before["tree"])
+    assert "remote" in json.dumps(after["tree"])

@@ -127,6 +127,13 @@ class TreeBack(_Strict):
         return self
 
 
+class TreeRename(_Strict):
+    """tree.rename: a branch (by name or a turn number on it) and its new name."""
+
+    target: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=80)
+
+
 class TreeFork(_Strict):
     """tree.fork: the turn to fork from (None: where the conversation is) and a name."""
 

@@ -10,7 +10,7 @@ it, never a sibling branch.
 from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action, answers
-from design_agent.actions.inputs import TreeBack, TreeFork, TreeTarget
+from design_agent.actions.inputs import TreeBack, TreeFork, TreeRename, TreeTarget
 from design_agent.conversation import ConfirmGoto
 from design_agent.errors import NotFoundError
 from design_agent.language import NO, YES, reply_of
@@ -150,6 +150,19 @@ def fork(data: TreeFork, ctx: ActionContext) -> ActionResult:
     out = {"branch": branch.model_dump(mode="json")}
     done = ctx.done("tree.fork", "tree_forked", out, name=label, number=branch.tip_number)
     return ActionResult(done, node=node)
+
+
+@action("tree", "rename", TreeRename)
+def rename(data: TreeRename, ctx: ActionContext) -> ActionResult:
+    """Name a branch, or rename it: found by its name or by a turn number on it."""
+    project = ctx.require_project()
+    memory = ctx.services.memory
+    target = data.target.strip().lstrip("#")
+    found = memory.find_branch(project.id, int(target) if target.isdigit() else target)
+    renamed = memory.rename_branch(found.id, data.name.strip())
+    out = {"branch": renamed.model_dump(mode="json")}
+    old = found.name or ctx.say("tree_unnamed")
+    return ActionResult(ctx.done("tree.rename", "tree_renamed", out, old=old, name=renamed.name))
 
 
 @action("tree", "branches")
