@@ -157,6 +157,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Decisions in '{name}' that match:\n{lines}",
         "Decisiones de '{name}' que encajan:\n{lines}",
     ),
+    "branch_label": (" (turn {number}, branch '{name}')", " (turno {number}, rama '{name}')"),
+    "branch_label_unnamed": (
+        " (turn {number}, an unnamed branch)",
+        " (turno {number}, una rama sin nombre)",
+    ),
     "recall_line": (
         "- {date}{turn}: {decision}. Why: {rationale}",
         "- {date}{turn}: {decision}. Por qué: {rationale}",

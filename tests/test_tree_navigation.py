@@ -53,12 +53,14 @@ def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home):
         "/tree",
         "/rename-branch unmoderated remote",
         "/branches",
+        "why did we choose moderated testing?",
     )
     assert "Now at turn 2 of 'Atlas'" in said
     assert "Started a branch (unmoderated) at turn 2" in said
     assert "use moderated testing" in said.split("Started a branch")[1], "made at turn 2"
     assert "Renamed unmoderated to 'remote'" in said
     assert "- remote: at turn 6" in said
+    assert "(turn 2, an unnamed branch): use moderated testing" in said
     assert "(unmoderated)  ◀ you are here" in said
     found = tree(home)
     line = found["tree"]["nodes"]

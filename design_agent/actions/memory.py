@@ -32,14 +32,18 @@ SCOPE_WORDS = word_list(
 def recall(data: Recall, ctx: ActionContext) -> ActionResult:
     """The project's decisions that match the question, with why and when."""
     project = ctx.require_project()
-    found = ctx.services.memory.search_decisions(project.id, data.query, limit=RECALL_LIMIT)
+    memory = ctx.services.memory
+    found = memory.search_decisions(project.id, data.query, limit=RECALL_LIMIT)
     if not found:
         return ActionResult(ctx.done("memory.recall", "recall_none", name=project.name))
+    forked = len(memory.branches(project.id)) > 1
     lines = "\n".join(
         ctx.say(
             "recall_line",
             date=hit.item.timestamp.date().isoformat(),
-            turn=_turn_label(hit.item.conversation_id, ctx),
+            turn=_branch_label(project, hit.item.node_id, ctx)
+            if forked
+            else _turn_label(hit.item.conversation_id, ctx),
             decision=hit.item.decision,
             rationale=hit.item.rationale or "-",
         )
@@ -49,6 +53,18 @@ def recall(data: Recall, ctx: ActionContext) -> ActionResult:
     return ActionResult(
         ctx.done("memory.recall", "recall", data_out, name=project.name, lines=lines)
     )
+
+
+def _branch_label(project: Project, node: int | None, ctx: ActionContext) -> str:
+    """Where in a forked conversation a decision was made: its turn and branch."""
+    if node is None:
+        return ""
+    memory = ctx.services.memory
+    number = memory.turn_number(node)
+    branch = memory.find_branch(project.id, number)
+    if branch.name is None:
+        return ctx.say("branch_label_unnamed", number=number)
+    return ctx.say("branch_label", number=number, name=branch.name)
 
 
 def _turn_label(turn_id: int | None, ctx: ActionContext) -> str:
