@@ -28,6 +28,7 @@ printed too) and what the snapshots add (deltas - none) / (full - none).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import random
 import shutil
@@ -154,16 +155,6 @@ def payload_bytes(path: Path) -> int:
     return int(total[0])
 
 
-def timed(action: Callable[[], Any], repeat: int) -> list[float]:
-    """Milliseconds per call of `action`, `repeat` times."""
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - started) * 1000)
-    return times
-
-
 def figures(times: list[float], target: float | None = None) -> str:
     cuts = statistics.quantiles(times, n=100, method="inclusive")
     met = "" if target is None else f"   (target p95 < {target:g} ms: {_yes(cuts[94] < target)})"
@@ -232,6 +223,12 @@ def ratio(label: str, value: float, target: float, unit: str, note: str = "") ->
     print(f"{label:34} {shown}   (target {bound}: {_yes(met)}{note})")
 
 
+def timed(action: Callable[[], Any], repeat: int) -> list[float]:
+    """Milliseconds per call of `action`, `repeat` times (the memory benchmark's timer)."""
+    return list(memory_benchmark().timed(action, repeat))
+
+
+@functools.cache
 def memory_benchmark() -> ModuleType:
     """benchmarks/memory.py, which builds and caches the 1M-turn database."""
     here = Path(__file__).with_name("memory.py")

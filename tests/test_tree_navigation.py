@@ -15,6 +15,8 @@ from pathlib import Path
 from design_agent.memory import Memory
 
 AGENT = [sys.executable, "-m", "design_agent"]
+# A new project, its three context questions skipped.
+ATLAS = ("create a project called Atlas", "skip", "skip", "skip")
 
 
 def run(home: Path, *args: str, script: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -39,10 +41,7 @@ def tree(home: Path) -> dict:
 def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home):
     said = shell(
         home,
-        "create a project called Atlas",
-        "skip",
-        "skip",
-        "skip",
+        *ATLAS,
         "plan a usability test for the checkout",
         "we decided to use moderated testing because we need to probe hesitation",
         "write personas for our shoppers",
@@ -94,7 +93,7 @@ def test_a_decision_made_later_is_not_so_far_before_it(home):
 
 
 def test_goto_an_unknown_turn_or_branch_says_so(home):
-    said = shell(home, "create a project called Atlas", "skip", "skip", "skip", "/goto 9")
+    said = shell(home, *ATLAS, "/goto 9")
     assert "9" in said and "Now at turn" not in said
     said = shell(home, "/goto nowhere")
     assert "nowhere" in said and "Now at turn" not in said
@@ -104,10 +103,7 @@ def test_each_answer_stores_the_project_state_on_its_own_path(home):
     run(home, "config", "set", "keyframe_every", "2")
     shell(
         home,
-        "create a project called Atlas",
-        "skip",
-        "skip",
-        "skip",
+        *ATLAS,
         "plan a usability test for the checkout",
         "write personas for our shoppers",
         "we decided to use moderated testing because we need to probe hesitation",
@@ -129,10 +125,7 @@ def test_each_answer_stores_the_project_state_on_its_own_path(home):
 def test_ask_from_a_turn_answers_on_a_branch_and_the_prompt_sees_only_that_path(home):
     shell(
         home,
-        "create a project called Atlas",
-        "skip",
-        "skip",
-        "skip",
+        *ATLAS,
         "plan a usability test for the checkout",
         "write personas for our shoppers",
     )
@@ -154,10 +147,7 @@ def test_ask_from_a_turn_answers_on_a_branch_and_the_prompt_sees_only_that_path(
 def test_going_back_by_talking_is_confirmed_first_in_both_languages(home):
     said = shell(
         home,
-        "create a project called Atlas",
-        "skip",
-        "skip",
-        "skip",
+        *ATLAS,
         "plan a usability test for the checkout",
         "write personas for our shoppers",
         "we decided to use moderated testing because we need to probe hesitation",
@@ -193,10 +183,7 @@ def _without_ids(line: dict) -> list:
 def test_the_tree_round_trips_through_export_and_import(home, tmp_path):
     shell(
         home,
-        "create a project called Atlas",
-        "skip",
-        "skip",
-        "skip",
+        *ATLAS,
         "plan a usability test for the checkout",
         "write personas for our shoppers",
         "/fork 2 remote",

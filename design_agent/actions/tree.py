@@ -77,6 +77,11 @@ def goto(data: TreeTarget, ctx: ActionContext) -> ActionResult:
     """Continue from a turn (by its number) or from a branch's latest turn (by name)."""
     project = ctx.require_project()
     node, number = resolve_target(ctx.services.memory, project, data.target)
+    return moved(ctx, project, node, number)
+
+
+def moved(ctx: ActionContext, project: Project, node: int, number: int) -> ActionResult:
+    """The conversation now continues from `node` (turn `number`)."""
     out = {"node": node, "number": number}
     done = ctx.done("tree.goto", "tree_goto", out, number=number, name=project.name)
     return ActionResult(done, node=node)
@@ -129,9 +134,7 @@ def answer_goto(reply: str, pending: ConfirmGoto, ctx: ActionContext) -> ActionR
     project = ctx.require_project()
     word = reply_of(reply)
     if word in YES:
-        out = {"node": pending.node, "number": pending.number}
-        done = ctx.done("tree.goto", "tree_goto", out, number=pending.number, name=project.name)
-        return ActionResult(done, node=pending.node)
+        return moved(ctx, project, pending.node, pending.number)
     if word in NO:
         return ActionResult(ctx.done("tree.back", "tree_back_no", name=project.name))
     return None
