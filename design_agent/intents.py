@@ -459,6 +459,34 @@ _LANGUAGE_AFTER = re.compile(rf"(?P<before>.+?) (?:in|into|en|al|a) {_LANGUAGE_N
 _LANGUAGE_CODES = {"spanish": "es", "espanol": "es", "castellano": "es"}
 
 
+_RETRY = (
+    r"(?:try|do|run|ask|answer|redo|repeat)(?: (?:that|it|this|the same|the same thing"
+    r"|the last one|the last request|the request))?(?: again| once more)? (?:with|using|on|in"
+    r"|via) {p}",
+    r"(?:same|that|the same thing|same request)(?: again)? (?:with|on|using|in) {p}",
+    r"what would {p} (?:say|answer|write)(?: to that| to this| instead)?",
+    r"(?:repite|repitelo|repitelo|prueba|pruebalo|hazlo|haz eso|pregunta|preguntale"
+    r"|vuelve a preguntar|responde)(?: eso| esto| lo mismo)?(?: otra vez| de nuevo)? (?:con"
+    r"|en|usando|a) {p}",
+    r"(?:lo mismo|eso|otra vez|de nuevo)(?: otra vez| de nuevo)? (?:con|en|usando) {p}",
+    r"que (?:diria|responderia|contestaria) {p}",
+)
+
+
+def retry_rule(said: Said) -> ActionEnvelope | None:
+    """ "try that again with gemini", "¿qué diría codex?": the last request, answered again
+    by another provider, on a branch beside the first answer."""
+    if not said.providers:
+        return None
+    names = "|".join(re.escape(p) for p in sorted(said.providers, key=len, reverse=True))
+    provider = rf"(?P<p>{names})"
+    for pattern in _RETRY:
+        found = re.fullmatch(pattern.format(p=provider), said.plain)
+        if found:
+            return make("conversation", "rerender", provider=found.group("p"))
+    return None
+
+
 def rerender_rule(said: Said) -> ActionEnvelope | None:
     """ "make it shorter", "más detallado", "in Spanish", "más corto y en inglés"."""
     verbosity: str | None = None
@@ -1339,6 +1367,7 @@ RULES: list[Rule] = [
     small_talk_rule,
     help_rule,
     rerender_rule,
+    retry_rule,
     file_rule,
     provider_rule,
     history_rule,

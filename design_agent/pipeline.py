@@ -30,6 +30,7 @@ from design_agent.actions import (
     stray_reply,
 )
 from design_agent.actions.decisions import propose
+from design_agent.actions.providers import require_ready
 from design_agent.actions.tree import resolve_target
 from design_agent.answer_stream import AnswerStream
 from design_agent.clarify import TaskChooser
@@ -435,6 +436,9 @@ class Pipeline:
             prefs = replace(prefs, language=wanted.language)
             turn.conversation.language = wanted.language
         turn.prefs = prefs
+        if wanted.provider:
+            yield from self._retry(wanted.provider, turn, timer)
+            return
         task = self.services.catalogue.task(last.task_id)
         instruction = say(f"redo_{wanted.verbosity or 'language'}", prefs.language)
         event = TaskMatched(
@@ -449,6 +453,32 @@ class Pipeline:
         chosen = Chosen(task, event, last.request, instruction=instruction)
         yield event
         yield from self._answer(turn, chosen, timer)
+
+    def _retry(self, provider: str, turn: TurnState, timer: Timer) -> Iterator[Any]:
+        """ "Try that again with gemini": the last request answered by that provider, saved as
+        a second answer to the same request (a branch beside the first); the conversation
+        then continues from it."""
+        last = turn.conversation.last
+        assert last is not None and turn.project is not None
+        name = require_ready(provider, self._context(turn))
+        turn.prefs = replace(turn.prefs, provider=name)
+        asked = self.memory.get_turn(last.user_turn_id) if last.user_turn_id else None
+        if asked is not None:  # the context of the first answer, without that answer
+            turn.conversation.node = asked.parent_id or asked.id
+            turn.context = self._project_context(turn.project, turn.conversation)
+        task = self.services.catalogue.task(last.task_id)
+        event = TaskMatched(
+            step=3,
+            ms=timer.lap("task"),
+            task_id=task.id,
+            name=task.name.en,
+            score=last.score or 0.0,
+            band=last.band or "HIGH",
+            reason=f"again, with {name}",
+        )
+        yield event
+        again = Chosen(task, event, last.request, user_turn=asked.id if asked else None)
+        yield from self._answer(turn, again, timer)
 
     # -- steps 3-8: a design request -----------------------------------------------------------
 
@@ -524,7 +554,7 @@ class Pipeline:
         )
         request = build_request(self.services.knowledge, inputs)
         yield from request.events(timer)
-        user_turn = save_request(
+        user_turn = chosen.user_turn or save_request(
             self.memory,
             turn.project,
             turn.request.message,

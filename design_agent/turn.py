@@ -55,6 +55,8 @@ class Chosen:
     assumptions: str = ""
     # For the model only ("answer this again, shorter"); the offline answer quotes request_text.
     instruction: str = ""
+    # Answer this saved request again (another provider): the answer is its sibling.
+    user_turn: int | None = None
 
 
 @dataclass

@@ -204,6 +204,9 @@ ENGLISH: list[tuple[str, Expected]] = [
     ("list the methods", METHODS),
     ("what methods should we use for onboarding research?", None),
     ("what can you do?", HELP),
+    # The last request again, on another provider (a branch beside the first answer).
+    ("try that again with gemini", ("conversation.rerender", {"provider": "gemini"})),
+    ("¿qué diría codex?", ("conversation.rerender", {"provider": "codex"})),
     # Going back in the conversation tree (confirmed by the handler before moving).
     (
         "go back to before we chose moderated testing",

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fixtures.fakes import install_fake, recording
+
 from design_agent.memory import Memory
 
 AGENT = [sys.executable, "-m", "design_agent"]
@@ -19,15 +21,18 @@ AGENT = [sys.executable, "-m", "design_agent"]
 ATLAS = ("create a project called Atlas", "skip", "skip", "skip")
 
 
-def run(home: Path, *args: str, script: str | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    home: Path, *args: str, script: str | None = None, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DESIGN_AGENT_HOME": str(home), "DESIGN_AGENT_PROVIDER": "offline"}
+    env.update(extra or {})
     return subprocess.run(
         [*AGENT, *args], input=script, capture_output=True, text=True, env=env, timeout=60
     )
 
 
-def shell(home: Path, *lines: str) -> str:
-    result = run(home, script="\n".join([*lines, "exit"]) + "\n")
+def shell(home: Path, *lines: str, extra: dict[str, str] | None = None) -> str:
+    result = run(home, script="\n".join([*lines, "exit"]) + "\n", extra=extra)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -199,3 +204,29 @@ def test_the_tree_round_trips_through_export_and_import(home, tmp_path):
     after = tree(elsewhere)
     assert _without_ids(after["tree"]) == _without_ids(before["tree"])
     assert "remote" in json.dumps(after["tree"])
+
+
+def test_trying_the_same_request_with_another_provider_answers_beside_the_first(home, tmp_path):
+    gemini = install_fake(tmp_path / "bin", "gemini")
+    extra = {
+        "DESIGN_AGENT_GEMINI_BIN": str(gemini),
+        "FAKE_RECORDING": recording("run_gemini_stream"),
+        "PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin",
+    }
+    said = shell(
+        home,
+        *ATLAS,
+        "plan a usability test for the checkout",
+        "try that again with gemini",
+        "¿qué diría codex?",
+        extra=extra,
+    )
+    assert "· gemini" in said, "the second answer's footer names its provider"
+    assert "Codex is not installed" in said or "Codex no está instalado" in said
+    line = tree(home)["tree"]["nodes"]
+    assert [n["number"] for n in line] == [1, 2], "the request and its first answer"
+    second = line[0]["forks"][0]["nodes"]
+    assert [(n["role"], n["task_id"]) for n in second] == [("agent", "usability_test_plan")]
+    history = json.loads(run(home, "history", "--json").stdout)
+    turns = history["turns"] if isinstance(history, dict) else history
+    assert [t["provider"] for t in turns if t["role"] == "agent"] == ["offline", "gemini"]

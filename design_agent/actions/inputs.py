@@ -152,9 +152,11 @@ class Rerender(_Strict):
 
     verbosity: Literal["brief", "detailed"] | None = None
     language: Literal["en", "es"] | None = None
+    # "try that again with gemini": the same request on another provider, as a sibling.
+    provider: str | None = Field(None, min_length=1, max_length=40)
 
     @model_validator(mode="after")
     def _asks_for_something(self) -> Rerender:
-        if self.verbosity is None and self.language is None:
-            raise ValueError("a rerender needs a verbosity, a language or both")
+        if self.verbosity is None and self.language is None and self.provider is None:
+            raise ValueError("a rerender needs a verbosity, a language or a provider")
         return self

@@ -24,11 +24,8 @@ ENV_VARIABLE = "DESIGN_AGENT_PROVIDER"
 def use(data: ProviderName, ctx: ActionContext) -> ActionResult:
     """Make `data.name` the provider for this and later sessions, if it is ready."""
     services = ctx.services
-    name = _known(data.name.strip().lower(), services, ctx)
+    name = require_ready(data.name, ctx)
     spec = services.adapters[name]
-    lookup = services.resolve(name).lookup
-    if not lookup.found:
-        raise _not_ready(services, name, lookup.configured, ctx)
     set_setting(services.home, "provider", name)
     services.setting_flags["provider"] = name  # wins over flags for the rest of this session
     done = ctx.done(
@@ -39,6 +36,17 @@ def use(data: ProviderName, ctx: ActionContext) -> ActionResult:
         warning=_environment_warning(services, name, ctx),
     )
     return ActionResult(done)
+
+
+def require_ready(name: str, ctx: ActionContext) -> str:
+    """The adapter name `name` means, if that provider is installed; a one-line error
+    naming how to install it (and what stays in use) otherwise."""
+    services = ctx.services
+    name = _known(name.strip().lower(), services, ctx)
+    lookup = services.resolve(name).lookup
+    if not lookup.found:
+        raise _not_ready(services, name, lookup.configured, ctx)
+    return name
 
 
 def _known(name: str, services: Services, ctx: ActionContext) -> str:
