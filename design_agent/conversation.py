@@ -77,6 +77,15 @@ class ConfirmGoto(_Pending):
     number: int
 
 
+class CompareChoice(_Pending):
+    """ "Which answer do you keep, 1 or 2?" after /compare."""
+
+    kind: Literal["compare_choice"] = "compare_choice"
+    answers: list[int]  # the agent turns, in the order shown
+    providers: list[str]
+    task_name: str
+
+
 class ProjectNameNeeded(_Pending):
     """ "What should the new project be called?" """
 
@@ -113,6 +122,7 @@ Pending = Annotated[
     | ConfirmDelete
     | ConfirmSwitch
     | ConfirmGoto
+    | CompareChoice
     | ProjectNameNeeded
     | Interview
     | DecisionProposal,

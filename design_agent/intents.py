@@ -487,6 +487,27 @@ def retry_rule(said: Said) -> ActionEnvelope | None:
     return None
 
 
+_COMPARE = (
+    r"(?:compare|compara|comparar|comparalo|comparala)(?: (?:it|that|this|the answer|the last"
+    r" answer|eso|esto|la respuesta))? (?:with|to|against|con|contra) {p}",
+    r"(?:compare|compara|comparar) {p} (?:and|with|vs|versus|y|con) {q}",
+)
+
+
+def compare_rule(said: Said) -> ActionEnvelope | None:
+    """ "compare with codex", "compara claude y gemini": the last request on two providers."""
+    if not said.providers:
+        return None
+    names = "|".join(re.escape(p) for p in sorted(said.providers, key=len, reverse=True))
+    for pattern in _COMPARE:
+        regex = pattern.format(p=rf"(?P<p>{names})", q=rf"(?P<q>{names})")
+        found = re.fullmatch(regex, said.plain)
+        if found:
+            named = [found.group("p"), *([found.group("q")] if "q" in found.groupdict() else [])]
+            return make("conversation", "compare", providers=named)
+    return None
+
+
 def rerender_rule(said: Said) -> ActionEnvelope | None:
     """ "make it shorter", "más detallado", "in Spanish", "más corto y en inglés"."""
     verbosity: str | None = None
@@ -1368,6 +1389,7 @@ RULES: list[Rule] = [
     help_rule,
     rerender_rule,
     retry_rule,
+    compare_rule,
     file_rule,
     provider_rule,
     history_rule,

@@ -14,6 +14,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Sigues desde el turno {number}, donde dejaste esta conversación (/tree muestra las "
         "demás).",
     ),
+    "compare_nothing": (
+        "There is no answer yet to compare: ask for something first, then /compare.",
+        "Todavía no hay ninguna respuesta que comparar: pide algo primero y luego /compare.",
+    ),
+    "compare_same": (
+        "Compare two different providers (you named {name} twice).",
+        "Compara dos proveedores distintos (has nombrado {name} dos veces).",
+    ),
+    "compare_running": (
+        "Asking {first} and {second} the same request at once...",
+        "Preguntando lo mismo a {first} y a {second} a la vez...",
+    ),
+    "compare_answer": ("## {number}. {provider}", "## {number}. {provider}"),
+    "compare_question": (
+        "Which answer do you keep, 1 or 2? Say why (e.g. '2 because it covers recruiting'); "
+        "the other stays on its branch.",
+        "¿Con qué respuesta te quedas, 1 o 2? Di por qué (p. ej. '2 porque cubre el "
+        "reclutamiento'); la otra queda en su rama.",
+    ),
+    "compare_kept": (
+        "Kept {provider}'s answer; the other stays on its branch. {recorded}",
+        "Me quedo con la respuesta de {provider}; la otra queda en su rama. {recorded}",
+    ),
+    "compare_decision": (
+        "Keep {provider}'s answer for {task}",
+        "Quedarse con la respuesta de {provider} para {task}",
+    ),
     "tree_here": ("you are here", "estás aquí"),
     "tree_unnamed": ("unnamed branch", "rama sin nombre"),
     "tree_goto": (

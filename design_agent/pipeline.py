@@ -34,7 +34,9 @@ from design_agent.actions.providers import require_ready
 from design_agent.actions.tree import resolve_target
 from design_agent.answer_stream import AnswerStream
 from design_agent.clarify import TaskChooser
+from design_agent.compare import Side, footer, run_both
 from design_agent.conversation import (
+    CompareChoice,
     ConversationState,
     LastAnswer,
     claim_state,
@@ -376,6 +378,10 @@ class Pipeline:
     def _meta(self, envelope: ActionEnvelope, turn: TurnState, timer: Timer) -> Iterator[Any]:
         state = turn.conversation
         pending = state.live_pending()
+        if envelope.name == "conversation.compare" and state.last is not None:
+            state.pending = None
+            yield from self._compare(envelope, turn, timer)
+            return
         if envelope.name == "conversation.rerender" and state.last is not None:
             state.pending = None
             yield from self._rerender(envelope, turn, timer)
@@ -479,6 +485,130 @@ class Pipeline:
         yield event
         again = Chosen(task, event, last.request, user_turn=asked.id if asked else None)
         yield from self._answer(turn, again, timer)
+
+    def _compare(self, envelope: ActionEnvelope, turn: TurnState, timer: Timer) -> Iterator[Any]:
+        """/compare claude gemini: the last request answered by both at once, saved as two
+        answers to it (sibling branches), shown one after the other; which to keep is asked."""
+        last = turn.conversation.last
+        assert last is not None and turn.project is not None
+        names = self._compared(envelope.typed_input().providers, turn)
+        asked = self.memory.get_turn(last.user_turn_id) if last.user_turn_id else None
+        if asked is not None:
+            turn.conversation.node = asked.parent_id or asked.id
+        context = self._project_context(turn.project, turn.conversation)
+        task = self.services.catalogue.task(last.task_id)
+        agent = self.services.catalogue.agent(task.agent)
+        event = TaskMatched(
+            step=3,
+            ms=timer.lap("task"),
+            task_id=task.id,
+            name=task.name.en,
+            score=last.score or 0.0,
+            band=last.band or "HIGH",
+            reason="compare",
+        )
+        chosen = Chosen(task, event, last.request)
+        sides = [self._side(name, chosen, agent, context, turn) for name in names]
+        first, second = (self.services.adapters[n].display_name for n in names)
+        yield ActionDone(
+            action="conversation.compare",
+            message=say("compare_running", turn.language, first=first, second=second),
+        )
+        run_both(sides, turn.prefs.settings, self.services.environ)
+        user_turn = (
+            asked.id
+            if asked
+            else save_request(
+                self.memory,
+                turn.project,
+                last.request,
+                task,
+                agent,
+                names[0],
+                turn.conversation.node,
+            )
+        )
+        for side in sides:
+            self._save_side(side, turn, task, agent, context, user_turn)
+        yield from self._apply(self._compared_result(sides, names, task, turn), turn, timer)
+
+    def _compared(self, wanted: list[str], turn: TurnState) -> list[str]:
+        ctx = self._context(turn)
+        names = [require_ready(name, ctx) for name in wanted]
+        if len(names) == 1:
+            names.insert(0, self._resolution(turn.prefs).spec.name)
+        if names[0] == names[1]:
+            raise UsageError(say("compare_same", turn.language, name=names[0]))
+        return names
+
+    def _side(
+        self, name: str, chosen: Chosen, agent: Agent, context: ProjectContext, turn: TurnState
+    ) -> Side:
+        spec = self.services.adapters[name]
+        prefs = replace(turn.prefs, provider=name)
+        inputs = RequestInputs(chosen.request_text, chosen, agent, context, prefs, spec, [])
+        return Side(spec, build_request(self.services.knowledge, inputs))
+
+    def _save_side(
+        self,
+        side: Side,
+        turn: TurnState,
+        task: Any,
+        agent: Agent,
+        context: ProjectContext,
+        user_turn: int,
+    ) -> None:
+        assert side.stream is not None and turn.project is not None
+        side.validation = validate_answer(
+            side.stream.text,
+            task,
+            turn.language,
+            side.request.loaded,
+            project_terms(context),
+            offline=side.request.offline,
+        )
+        with self.memory.transaction():
+            side.turn_id = save_answer(
+                self.memory,
+                turn.project,
+                task,
+                agent,
+                side.stream,
+                side.validation,
+                user_turn,
+                side.request.built.tier,
+                side.request.built.tier_reason,
+                turn.prefs.settings.keyframe_every,
+            )
+
+    def _compared_result(
+        self, sides: list[Side], names: list[str], task: Any, turn: TurnState
+    ) -> ActionResult:
+        language = turn.language
+        blocks = []
+        for number, side in enumerate(sides, 1):
+            assert side.stream is not None
+            heading = say("compare_answer", language, number=number, provider=names[number - 1])
+            blocks.append(f"{heading}\n\n{side.stream.text.strip()}\n\n{footer(side)}")
+        question = say("compare_question", language)
+        answers = [side.turn_id or 0 for side in sides]
+        data = {"answers": answers, "providers": names}
+        message = "\n\n".join([*blocks, question])
+        done = ActionDone(
+            action="conversation.compare",
+            message=message,
+            data=data,
+            asks=question,
+            needs_confirmation=True,
+        )
+        pending = CompareChoice(
+            language="es" if language == "es" else "en",
+            question=question,
+            answers=answers,
+            providers=names,
+            task_name=task.name.get(language),
+        )
+        return ActionResult(done, pending)
 
     # -- steps 3-8: a design request -----------------------------------------------------------
 

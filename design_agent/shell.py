@@ -305,6 +305,14 @@ class SlashCommands:
             return
         self._act("tree", "rename", target=target, name=_unquoted(name))
 
+    def cmd_compare(self, argument: str) -> None:
+        """Answer your last request with two providers at once: /compare claude gemini."""
+        names = argument.split()
+        if not 1 <= len(names) <= 2:
+            self._say("slash_usage", usage="/compare PROVIDER [PROVIDER]")
+            return
+        self._act("conversation", "compare", providers=names)
+
     def cmd_branches(self, argument: str) -> None:
         """List this project's branches and the turn each has reached."""
         self._act("tree", "branches")

@@ -207,6 +207,8 @@ ENGLISH: list[tuple[str, Expected]] = [
     # The last request again, on another provider (a branch beside the first answer).
     ("try that again with gemini", ("conversation.rerender", {"provider": "gemini"})),
     ("¿qué diría codex?", ("conversation.rerender", {"provider": "codex"})),
+    ("compara claude y gemini", ("conversation.compare", {"providers": ["claude", "gemini"]})),
+    ("compare with codex", ("conversation.compare", {"providers": ["codex"]})),
     # Going back in the conversation tree (confirmed by the handler before moving).
     (
         "go back to before we chose moderated testing",

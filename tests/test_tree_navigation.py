@@ -222,6 +222,7 @@ def test_trying_the_same_request_with_another_provider_answers_beside_the_first(
         extra=extra,
     )
     assert "· gemini" in said, "the second answer's footer names its provider"
+    assert "Hello from fake server" in said
     assert "Codex is not installed" in said or "Codex no está instalado" in said
     line = tree(home)["tree"]["nodes"]
     assert [n["number"] for n in line] == [1, 2], "the request and its first answer"
@@ -230,3 +231,38 @@ def test_trying_the_same_request_with_another_provider_answers_beside_the_first(
     history = json.loads(run(home, "history", "--json").stdout)
     turns = history["turns"] if isinstance(history, dict) else history
     assert [t["provider"] for t in turns if t["role"] == "agent"] == ["offline", "gemini"]
+
+
+def test_compare_two_providers_and_keep_one_with_a_reason(home, tmp_path):
+    gemini = install_fake(tmp_path / "bin", "gemini")
+    extra = {
+        "DESIGN_AGENT_GEMINI_BIN": str(gemini),
+        "FAKE_RECORDING": recording("run_gemini_stream"),
+        "PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin",
+    }
+    said = shell(
+        home,
+        *ATLAS,
+        "plan a usability test for the checkout",
+        "/compare offline gemini",
+        "2 because it is shorter",
+        "what have we decided?",
+        extra=extra,
+    )
+    assert "## 1. offline" in said and "## 2. gemini" in said
+    assert "Hello from fake server" in said.split("## 2. gemini")[1], "gemini's own answer"
+    assert "Which answer do you keep, 1 or 2?" in said
+    assert "Kept gemini's answer" in said
+    assert "Keep gemini's answer for Usability test plan. Why: it is shorter" in said
+    line = tree(home)["tree"]["nodes"]
+    answers = [line[1], *(f["nodes"][0] for f in line[0]["forks"])]
+    assert [n["role"] for n in answers] == ["agent"] * 3, "three answers to one request"
+    history = json.loads(run(home, "history", "--json").stdout)
+    turns = history["turns"] if isinstance(history, dict) else history
+    assert sorted(t["provider"] for t in turns if t["role"] == "agent") == [
+        "gemini",
+        "offline",
+        "offline",
+    ]
+    spanish = shell(home, "compara con codex", extra=extra)
+    assert "Codex" in spanish and "instal" in spanish

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action
-from design_agent.actions.inputs import Rerender, SmallTalk
+from design_agent.actions.inputs import Compare, Rerender, SmallTalk
 from design_agent.conversation import PENDING_MINUTES
 from design_agent.language import NO, SKIP, YES, reply_of
 
@@ -53,6 +53,12 @@ def cancel(data: NoInput, ctx: ActionContext) -> ActionResult:
 def rerender(data: Rerender, ctx: ActionContext) -> ActionResult:
     """Reached only when there is no last answer to redo (the pipeline redoes one)."""
     return ActionResult(ctx.done("conversation.rerender", "rerender_none"))
+
+
+@action("conversation", "compare", Compare)
+def compare(data: Compare, ctx: ActionContext) -> ActionResult:
+    """Reached only when there is no last request to compare (the pipeline compares one)."""
+    return ActionResult(ctx.done("conversation.compare", "compare_nothing"))
 
 
 def stray_reply(message: str, pending: Pending | None, ctx: ActionContext) -> ActionResult | None:

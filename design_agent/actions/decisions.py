@@ -13,7 +13,7 @@ import re
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
 from design_agent.actions.inputs import RecordDecision
 from design_agent.actions.tree import current_node
-from design_agent.conversation import DecisionProposal, ProposedDecision
+from design_agent.conversation import CompareChoice, DecisionProposal, ProposedDecision
 from design_agent.events import ActionDone
 from design_agent.language import NO, YES, fold, phrase_list, reply_of
 from design_agent.memory.models import Decision, Project
@@ -171,3 +171,44 @@ def chosen_decisions(word: str, proposed: list[ProposedDecision]) -> list[Propos
 def _context(ctx: ActionContext, project: Project, task_id: str | None) -> str:
     task = ctx.services.catalogue.tasks.get(task_id or "")
     return project.name if task is None else f"{project.name}: {task.name.en}"
+
+
+# -- the choice after /compare ----------------------------------------------------------------
+
+_BECAUSE = re.compile(r"\b(?:because|since|as|porque|ya que|pues)\b", re.IGNORECASE)
+
+
+@answers("compare_choice")
+def answer_compare(reply: str, pending: CompareChoice, ctx: ActionContext) -> ActionResult | None:
+    """ "2 because it covers recruiting", "la de gemini porque...": that answer is kept, the
+    conversation goes on from it, and the choice is a decision with the reason given."""
+    picked = _picked(reply, pending)
+    if picked is None:
+        return None
+    project = ctx.require_project()
+    provider, turn = pending.providers[picked], pending.answers[picked]
+    reason = _BECAUSE.split(reply, maxsplit=1)
+    rationale = reason[1].strip(" .,:;") if len(reason) == 2 else ""
+    decision = ctx.say("compare_decision", provider=provider, task=pending.task_name)
+    stored = store(ctx, project, decision, rationale, turn_id=turn)
+    recorded = ctx.say(
+        "decision_recorded",
+        name=project.name,
+        decision=stored.decision,
+        rationale=stored.rationale or "-",
+    )
+    out = {"kept": turn, "provider": provider, "decision": stored.model_dump(mode="json")}
+    done = ctx.done(
+        "conversation.compare", "compare_kept", out, provider=provider, recorded=recorded
+    )
+    return ActionResult(done, node=turn)
+
+
+def _picked(reply: str, pending: CompareChoice) -> int | None:
+    """The index of the answer a reply keeps: its number, or its provider's name."""
+    head = _BECAUSE.split(reply, maxsplit=1)[0]
+    numbers = re.findall(r"\b([12])\b", head)
+    if len(set(numbers)) == 1:
+        return int(numbers[0]) - 1
+    named = [i for i, p in enumerate(pending.providers) if p in fold(head)]
+    return named[0] if len(named) == 1 else None

@@ -127,6 +127,13 @@ class TreeBack(_Strict):
         return self
 
 
+class Compare(_Strict):
+    """conversation.compare: the providers to answer the last request (one: the current
+    provider and that one)."""
+
+    providers: list[str] = Field(min_length=1, max_length=2)
+
+
 class TreeRename(_Strict):
     """tree.rename: a branch (by name or a turn number on it) and its new name."""
 
