@@ -393,3 +393,25 @@ def test_going_back_forking_and_resuming_a_branch(env, run_cli):
     leave(child, "salir", bye="Hasta luego")
     branches = cli_json(run_cli, "history", "--tree")
     assert branches["current"] is not None
+
+
+def test_comparing_two_providers_and_keeping_one(env, run_cli, tmp_path):
+    """Claude and Gemini answer the same request at once; the user keeps one, with why."""
+    record = json.loads(Path(recording("run_gemini_stream")).read_text(encoding="utf-8"))
+    record["stdout"] = record["stdout"].replace('"Hello from "', '"Gemini thinks "')
+    gemini = tmp_path / "gemini-other.json"
+    gemini.write_text(json.dumps(record), encoding="utf-8")
+    env = {**env, "FAKE_RECORDING_GEMINI": str(gemini)}
+    child = open_shell(env)
+    new_project(child, "Checkout")
+    say(child, "write user stories for saved cards", "checklist")
+    out = say(child, "compare with gemini", "Which answer do you keep, 1 or 2")
+    first, second = out.split("2. gemini")
+    assert ANSWERED in first and "Gemini thinks fake server" in second and ANSWERED not in second
+    say(child, "1 because it is more complete", "Kept claude's answer")
+    say(child, "compara claude y gemini", r"¿Con qué respuesta te quedas, 1 o 2\?")
+    say(child, "la 2 porque es más corta", "Me quedo con la respuesta de gemini")
+    leave(child, "salir", bye="Hasta luego")
+    decided = cli_json(run_cli, "decisions", "list")
+    reasons = sorted(d["rationale"] for d in decided)
+    assert reasons == ["es más corta", "it is more complete"]
