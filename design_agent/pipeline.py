@@ -592,7 +592,13 @@ class Pipeline:
             blocks.append(f"{heading}\n\n{side.stream.text.strip()}\n\n{footer(side)}")
         question = say("compare_question", language)
         answers = [side.turn_id or 0 for side in sides]
-        data = {"answers": answers, "providers": names}
+        data = {
+            "answers": answers,
+            "providers": names,
+            "texts": [side.stream.text for side in sides if side.stream is not None],
+            "footers": [footer(side) for side in sides],
+            "question": question,
+        }
         message = "\n\n".join([*blocks, question])
         done = ActionDone(
             action="conversation.compare",

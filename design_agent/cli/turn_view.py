@@ -86,7 +86,10 @@ class TurnView:
             self.after.append(say("question_mark", self.language, question=event.question))
         elif isinstance(event, ActionDone):
             self._end_stream()
-            _print(event.message)
+            if event.action == "conversation.compare" and event.data.get("texts"):
+                show_compared(event.data)
+            else:
+                _print(event.message)
         elif isinstance(event, ChoiceNeeded):
             lines = [event.question, *(f"  {o.number}. {o.name}" for o in event.options)]
             _print("\n".join(lines))
@@ -108,6 +111,39 @@ def _unless_gone(view: TurnView, output: Callable[[], None]) -> None:
         if e.errno != errno.EIO:
             raise
         view.mode = "gone"
+
+
+# From this width the two answers of /compare sit side by side.
+SIDE_BY_SIDE_COLUMNS = 160
+
+
+def show_compared(data: dict[str, Any]) -> None:
+    """The two answers of /compare as markdown: side by side on a wide terminal, one after
+    the other otherwise; each with its provider and footer, then the question."""
+    from rich.columns import Columns
+    from rich.console import Group
+    from rich.markdown import Markdown
+    from rich.panel import Panel
+    from rich.text import Text
+
+    out = console()
+    parts = [
+        Group(Markdown(clean_text(text)), Text(clean_text(foot, one_line=True), style="dim"))
+        for text, foot in zip(data["texts"], data["footers"], strict=False)
+    ]
+    titles = [f"{i}. {clean_text(p, one_line=True)}" for i, p in enumerate(data["providers"], 1)]
+    if out.width > SIDE_BY_SIDE_COLUMNS:
+        width = out.width // 2 - 2
+        panels = [
+            Panel(part, title=title, width=width)
+            for part, title in zip(parts, titles, strict=False)
+        ]
+        out.print(Columns(panels))
+    else:
+        for part, title in zip(parts, titles, strict=False):
+            out.print(Text(f"## {title}", style="bold"))
+            out.print(part)
+    _print(str(data.get("question", "")))
 
 
 def _print(text: str, style: str | None = None) -> None:
