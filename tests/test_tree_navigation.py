@@ -58,6 +58,7 @@ def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home):
         "/rename-branch unmoderated remote",
         "/branches",
         "why did we choose moderated testing?",
+        "/search unmoderated",
     )
     assert "Now at turn 2 of 'Atlas'" in said
     assert "Started a branch (unmoderated) at turn 2" in said
@@ -65,6 +66,7 @@ def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home):
     assert "Renamed unmoderated to 'remote'" in said
     assert "- remote: at turn 6" in said
     assert "(turn 2, an unnamed branch): use moderated testing" in said
+    assert "(turn 5, branch 'remote')" in said.split("Found in")[1], "search names the branch"
     assert "(unmoderated)  ◀ you are here" in said
     found = tree(home)
     line = found["tree"]["nodes"]

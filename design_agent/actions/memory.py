@@ -85,7 +85,7 @@ def search(data: Search, ctx: ActionContext) -> ActionResult:
             groups = [g for g in groups if g.project.id != ctx.project.id]
     if not groups:
         return ActionResult(ctx.done("memory.search", "search_none", query=data.query))
-    lines = "\n".join(_group_lines(g) for g in groups)
+    lines = "\n".join(_group_lines(g, ctx) for g in groups)
     where = ctx.say("all_projects") if data.all_projects else groups[0].project.name
     out = {"groups": [g.model_dump(mode="json") for g in groups]}
     return ActionResult(ctx.done("memory.search", "search", out, where=where, lines=lines))
@@ -106,10 +106,16 @@ def _groups(
     return list(results.groups)
 
 
-def _group_lines(group: ProjectHits) -> str:
+def _group_lines(group: ProjectHits, ctx: ActionContext) -> str:
+    """A project's hits; in a forked conversation a turn says its turn and branch."""
     hits = group.hits[:HITS_PER_PROJECT]
+    forked = len(ctx.services.memory.branches(group.project.id)) > 1
+
+    def where(kind: str, hit_id: int) -> str:
+        return _branch_label(group.project, hit_id, ctx) if forked and kind == "turn" else ""
+
     return f"{group.project.name}:\n" + "\n".join(
-        f"  - [{h.kind}] {h.title}: {h.snippet}" for h in hits
+        f"  - [{h.kind}] {h.title}{where(h.kind, h.id)}: {h.snippet}" for h in hits
     )
 
 
