@@ -9,6 +9,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The conversation tree of '{name}' (turn numbers, the task, branch names):\n{lines}",
         "El árbol de la conversación de '{name}' (números de turno, tarea, ramas):\n{lines}",
     ),
+    "continuing": (
+        "Continuing '{name}' from turn {number}{branch}.",
+        "Sigues en '{name}' desde el turno {number}{branch}.",
+    ),
     "banner_resume": (
         "Continuing from turn {number}, where you left this conversation (/tree shows the others).",
         "Sigues desde el turno {number}, donde dejaste esta conversación (/tree muestra las "

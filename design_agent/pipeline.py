@@ -172,6 +172,25 @@ class Pipeline:
             finish_state(self.memory, turn.conversation)
             self.event_log.write(seen)
 
+    def continue_point(self, project_name: str | None = None) -> str:
+        """Where the project's conversation goes on from, in words (--continue says it)."""
+        project = self.memory.find_project(project_name) if project_name else None
+        project = project or self.memory.active_project()
+        language = str(self.memory.get_state("last_language") or "en")
+        if project is None:
+            return say("no_active_project", language)
+        state = load_state(self.memory, project.id)
+        node = state.node if state.node is not None and self._node_in(project, state.node) else None
+        latest = self.memory.recent_turns(project.id, 1)
+        node = node if node is not None else (latest[-1].id if latest else None)
+        if node is None:
+            return say("history_empty", language, name=project.name)
+        number = self.memory.turn_number(node)
+        at_tip = [b for b in self.memory.branches(project.id) if b.tip_id == node]
+        branch = at_tip[-1] if at_tip else self.memory.find_branch(project.id, number)
+        where = f" ({branch.name})" if branch.name else ""
+        return say("continuing", language, name=project.name, number=number, branch=where)
+
     def resumed_at(self) -> int | None:
         """The turn number the active project's conversation continues from, when /goto or
         /fork set it (None: it follows the latest turn)."""

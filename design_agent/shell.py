@@ -43,6 +43,7 @@ class Shell:
         self.pipeline = Pipeline(services)
         self.commands = SlashCommands(self)
         self.running = True
+        self.announce = False  # --continue: the banner says where the conversation goes on
         self.exit_code = 0  # 128 + the signal that ended the session (SIGTERM, SIGHUP)
 
     @property
@@ -69,7 +70,9 @@ class Shell:
             )
             lines.append(say("banner_project", language, name=project.name, summary=summary))
             where = self.pipeline.resumed_at()
-            if where is not None:  # /goto or /fork left it off the latest turn
+            if self.announce:
+                lines.append(self.pipeline.continue_point())
+            elif where is not None:  # /goto or /fork left it off the latest turn
                 lines.append(say("banner_resume", language, number=where))
         lines.append(self._provider_line())
         lines.append(say("banner_hint", language))
@@ -364,9 +367,11 @@ def _upload_arguments(argument: str) -> tuple[str, str]:
     return " ".join(words), file_type
 
 
-def run_shell(services: Services) -> int:
-    """Interactive on a terminal, one message per line otherwise; the exit code."""
+def run_shell(services: Services, announce: bool = False) -> int:
+    """Interactive on a terminal, one message per line otherwise; the exit code.
+    `announce` (--continue) says where the conversation goes on from."""
     shell = Shell(services)
+    shell.announce = announce
     if sys.stdin.isatty():
         shell.run_interactive()
     else:

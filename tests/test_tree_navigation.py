@@ -268,3 +268,14 @@ def test_compare_two_providers_and_keep_one_with_a_reason(home, tmp_path):
     ]
     spanish = shell(home, "compara con codex", extra=extra)
     assert "Codex" in spanish and "instal" in spanish
+
+
+def test_continue_says_where_the_conversation_goes_on(home):
+    shell(home, *ATLAS, "plan a usability test for the checkout", "/fork 1 again")
+    asked = run(home, "ask", "--continue", "plan a diary study")
+    assert asked.returncode == 0, asked.stderr
+    assert "Continuing 'Atlas' from turn 1 (again)." in asked.stderr
+    opened = run(home, "--continue", script="exit\n")
+    assert "Continuing 'Atlas' from turn 4 (again)." in opened.stdout
+    both = run(home, "ask", "--continue", "--from", "1", "x")
+    assert both.returncode == 2 and "one of --from" in both.stderr

@@ -136,8 +136,14 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
     "(default: the platform's user config dir; env DESIGN_AGENT_HOME).",
 )
 @click.option("--debug", is_flag=True, help="Show the full traceback when something fails.")
+@click.option(
+    "--continue",
+    "continuing",
+    is_flag=True,
+    help="Open the conversation where it was left (the default), and say where.",
+)
 @click.pass_context
-def cli(ctx: click.Context, home: str | None, debug: bool) -> None:
+def cli(ctx: click.Context, home: str | None, debug: bool, continuing: bool) -> None:
     """design-agent: a product-design assistant for the terminal.
 
     Tell it what you need in plain English or Spanish; it picks the design
@@ -160,7 +166,7 @@ def cli(ctx: click.Context, home: str | None, debug: bool) -> None:
     if ctx.invoked_subcommand is None:
         from design_agent.shell import run_shell
 
-        code = run_shell(ctx.obj.services())
+        code = run_shell(ctx.obj.services(), announce=continuing)
         if code:
             ctx.exit(code)  # ended by SIGTERM or SIGHUP: 128 + the signal
 

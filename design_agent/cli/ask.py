@@ -50,6 +50,13 @@ if TYPE_CHECKING:
     help="Continue from the latest turn of this branch (see /branches).",
 )
 @click.option(
+    "--continue",
+    "continuing",
+    is_flag=True,
+    help="Continue where the project's conversation was left (the default), and say where "
+    "on standard error.",
+)
+@click.option(
     "--show-prompt",
     is_flag=True,
     help="Print what would be sent (command line, system prompt, standard input, tokens "
@@ -67,6 +74,7 @@ def ask(
     events: bool,
     from_turn: str | None,
     branch: str | None,
+    continuing: bool,
     show_prompt: bool,
 ) -> None:
     """Ask one design question; the answer streams, then a footer line.
@@ -87,14 +95,16 @@ def ask(
     from design_agent.providers.resolve import check_provider_name
 
     text = _read_message(message)
-    if from_turn and branch:
-        raise UsageError("give --from TURN or --branch NAME, not both")
+    if sum(map(bool, (from_turn, branch, continuing))) > 1:
+        raise UsageError("give one of --from TURN, --branch NAME and --continue")
     app = app_of(ctx)
     services = app.services()
     if provider:
         check_provider_name(provider, services.adapters)
     if project_name:
         services.memory.find_project(project_name)  # an unknown project is exit 6 before anything
+    if continuing:
+        echo(Pipeline(services).continue_point(project_name), err=True)
     if show_prompt:
         if files:
             raise UsageError("--show-prompt saves nothing: add the --file briefs first")
