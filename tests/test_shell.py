@@ -391,6 +391,9 @@ def test_going_back_forking_and_resuming_a_branch(env, run_cli):
     say(child, "sí", "Ahora estás en el turno 4")
     say(child, "¿qué hemos decidido?", "use moderated testing")
     leave(child, "salir", bye="Hasta luego")
+    child = open_shell(env)
+    child.expect("Sigues desde el turno 4")  # resumed, in the language of the last session
+    leave(child, "salir", bye="Hasta luego")
     branches = cli_json(run_cli, "history", "--tree")
     assert branches["current"] is not None
 

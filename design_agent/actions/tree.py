@@ -39,7 +39,7 @@ def show(data: object, ctx: ActionContext) -> ActionResult:
         return ActionResult(ctx.done("tree.show", "history_empty", name=project.name))
     here = current_node(ctx)
     text = "\n".join(render(line, here, ctx))
-    data_out = {"tree": line.model_dump(mode="json"), "current": here}
+    data_out = {"tree": line.model_dump(mode="json"), "current": here, "here": ctx.say("tree_here")}
     return ActionResult(ctx.done("tree.show", "tree", data_out, name=project.name, lines=text))
 
 

@@ -88,6 +88,8 @@ class TurnView:
             self._end_stream()
             if event.action == "conversation.compare" and event.data.get("texts"):
                 show_compared(event.data)
+            elif event.action == "tree.show" and event.data.get("tree"):
+                show_tree(event.message.splitlines()[0], event.data)
             else:
                 _print(event.message)
         elif isinstance(event, ChoiceNeeded):
@@ -144,6 +146,30 @@ def show_compared(data: dict[str, Any]) -> None:
             out.print(Text(f"## {title}", style="bold"))
             out.print(part)
     _print(str(data.get("question", "")))
+
+
+def show_tree(title: str, data: dict[str, Any]) -> None:
+    """/tree as a rich Tree: each line of turns under its parent turn, forks as branches."""
+    from rich.text import Text
+    from rich.tree import Tree
+
+    root = Tree(Text(clean_text(title, one_line=True)), guide_style="dim")
+    _add_line(root, data["tree"], data.get("current"), str(data.get("here", "you are here")))
+    console().print(root)
+
+
+def _add_line(parent: Any, line: dict[str, Any], here: int | None, label_here: str) -> None:
+    from rich.text import Text
+
+    for node in line.get("nodes", []):
+        names = f"  ({', '.join(node['branches'])})" if node.get("branches") else ""
+        task = f" [{node['task_id']}]" if node.get("task_id") else ""
+        mark = f"  ◀ {label_here}" if node["id"] == here else ""
+        text = " ".join(str(node.get("text", "")).split())[:60]
+        label = f"{node['number']:>3} {node['role']}{task}{names}{mark}: {text}"
+        item = parent.add(Text(clean_text(label, one_line=True), style="bold" if mark else ""))
+        for fork in node.get("forks", []):
+            _add_line(item, fork, here, label_here)
 
 
 def _print(text: str, style: str | None = None) -> None:
