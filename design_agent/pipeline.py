@@ -65,7 +65,7 @@ from design_agent.language import (
     normalize,
 )
 from design_agent.memory import Memory
-from design_agent.memory.models import Project, ProjectContext
+from design_agent.memory.models import Project, ProjectContext, Turn
 from design_agent.messages import say
 from design_agent.models import Agent
 from design_agent.preferences import resolve_preferences
@@ -466,15 +466,7 @@ class Pipeline:
             return
         task = self.services.catalogue.task(last.task_id)
         instruction = say(f"redo_{wanted.verbosity or 'language'}", prefs.language)
-        event = TaskMatched(
-            step=3,
-            ms=timer.lap("task"),
-            task_id=task.id,
-            name=task.name.en,
-            score=last.score or 0.0,
-            band=last.band or "HIGH",
-            reason="again, as asked",
-        )
+        event = _again(task, last, timer, "again, as asked")
         chosen = Chosen(task, event, last.request, instruction=instruction)
         yield event
         yield from self._answer(turn, chosen, timer)
@@ -487,23 +479,23 @@ class Pipeline:
         assert last is not None and turn.project is not None
         name = require_ready(provider, self._context(turn))
         turn.prefs = replace(turn.prefs, provider=name)
-        asked = self.memory.get_turn(last.user_turn_id) if last.user_turn_id else None
-        if asked is not None:  # the context of the first answer, without that answer
-            turn.conversation.node = asked.parent_id or asked.id
-            turn.context = self._project_context(turn.project, turn.conversation)
+        asked = self._back_to_request(turn)
+        turn.context = self._project_context(turn.project, turn.conversation)
         task = self.services.catalogue.task(last.task_id)
-        event = TaskMatched(
-            step=3,
-            ms=timer.lap("task"),
-            task_id=task.id,
-            name=task.name.en,
-            score=last.score or 0.0,
-            band=last.band or "HIGH",
-            reason=f"again, with {name}",
-        )
+        event = _again(task, last, timer, f"again, with {name}")
         yield event
         again = Chosen(task, event, last.request, user_turn=asked.id if asked else None)
         yield from self._answer(turn, again, timer)
+
+    def _back_to_request(self, turn: TurnState) -> Turn | None:
+        """The last request as saved, with the conversation put back where it was asked
+        (so its first answer is not in the context of another one)."""
+        last = turn.conversation.last
+        assert last is not None
+        asked = self.memory.get_turn(last.user_turn_id) if last.user_turn_id else None
+        if asked is not None:
+            turn.conversation.node = asked.parent_id or asked.id
+        return asked
 
     def _compare(self, envelope: ActionEnvelope, turn: TurnState, timer: Timer) -> Iterator[Any]:
         """/compare claude gemini: the last request answered by both at once, saved as two
@@ -511,21 +503,11 @@ class Pipeline:
         last = turn.conversation.last
         assert last is not None and turn.project is not None
         names = self._compared(envelope.typed_input().providers, turn)
-        asked = self.memory.get_turn(last.user_turn_id) if last.user_turn_id else None
-        if asked is not None:
-            turn.conversation.node = asked.parent_id or asked.id
+        asked = self._back_to_request(turn)
         context = self._project_context(turn.project, turn.conversation)
         task = self.services.catalogue.task(last.task_id)
         agent = self.services.catalogue.agent(task.agent)
-        event = TaskMatched(
-            step=3,
-            ms=timer.lap("task"),
-            task_id=task.id,
-            name=task.name.en,
-            score=last.score or 0.0,
-            band=last.band or "HIGH",
-            reason="compare",
-        )
+        event = _again(task, last, timer, "compare")
         chosen = Chosen(task, event, last.request)
         sides = [self._side(name, chosen, agent, context, turn) for name in names]
         first, second = (self.services.adapters[n].display_name for n in names)
@@ -808,6 +790,19 @@ class Pipeline:
             for hit in group.hits
             if hit.kind == "turn" and hit.id not in recent_ids
         ]
+
+
+def _again(task: Any, last: LastAnswer, timer: Timer, reason: str) -> TaskMatched:
+    """The last answer's method, chosen again (a redo, another provider, a comparison)."""
+    return TaskMatched(
+        step=3,
+        ms=timer.lap("task"),
+        task_id=task.id,
+        name=task.name.en,
+        score=last.score or 0.0,
+        band=last.band or "HIGH",
+        reason=reason,
+    )
 
 
 def _moved_on(turn: TurnState, agent_turn: int) -> None:

@@ -208,13 +208,18 @@ def test_the_tree_round_trips_through_export_and_import(home, tmp_path):
     assert "remote" in json.dumps(after["tree"])
 
 
-def test_trying_the_same_request_with_another_provider_answers_beside_the_first(home, tmp_path):
+def fake_gemini(tmp_path: Path) -> dict[str, str]:
+    """A fake Gemini CLI (replaying a recorded run) on the PATH; no other AI CLI there."""
     gemini = install_fake(tmp_path / "bin", "gemini")
-    extra = {
+    return {
         "DESIGN_AGENT_GEMINI_BIN": str(gemini),
         "FAKE_RECORDING": recording("run_gemini_stream"),
         "PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin",
     }
+
+
+def test_trying_the_same_request_with_another_provider_answers_beside_the_first(home, tmp_path):
+    extra = fake_gemini(tmp_path)
     said = shell(
         home,
         *ATLAS,
@@ -236,12 +241,7 @@ def test_trying_the_same_request_with_another_provider_answers_beside_the_first(
 
 
 def test_compare_two_providers_and_keep_one_with_a_reason(home, tmp_path):
-    gemini = install_fake(tmp_path / "bin", "gemini")
-    extra = {
-        "DESIGN_AGENT_GEMINI_BIN": str(gemini),
-        "FAKE_RECORDING": recording("run_gemini_stream"),
-        "PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin",
-    }
+    extra = fake_gemini(tmp_path)
     said = shell(
         home,
         *ATLAS,
