@@ -179,9 +179,8 @@ class Pipeline:
         language = str(self.memory.get_state("last_language") or "en")
         if project is None:
             return say("no_active_project", language)
-        state = load_state(self.memory, project.id)
-        node = state.node if state.node is not None and self._node_in(project, state.node) else None
-        latest = self.memory.recent_turns(project.id, 1)
+        node = self._live_node(project, load_state(self.memory, project.id))
+        latest = self.memory.recent_turns(project.id, 1) if node is None else []
         node = node if node is not None else (latest[-1].id if latest else None)
         if node is None:
             return say("history_empty", language, name=project.name)
@@ -195,10 +194,10 @@ class Pipeline:
         """The turn number the active project's conversation continues from, when /goto or
         /fork set it (None: it follows the latest turn)."""
         project = self.memory.active_project()
-        state = load_state(self.memory, project.id if project else None)
-        if project is None or state.node is None or not self._node_in(project, state.node):
+        if project is None:
             return None
-        return self.memory.turn_number(state.node)
+        node = self._live_node(project, load_state(self.memory, project.id))
+        return self.memory.turn_number(node) if node is not None else None
 
     def last_request(self) -> str | None:
         """The active project's last answered request, as the user worded it."""
@@ -244,15 +243,19 @@ class Pipeline:
     def _project_context(self, project: Project, state: ConversationState) -> ProjectContext:
         """The project's context on the path to the turn the conversation continues from:
         the turns and decisions of that branch, never a sibling's."""
-        if state.node is not None and not self._node_in(project, state.node):
-            state.node = None  # the turn is gone (or another project's): follow the latest
+        state.node = self._live_node(project, state)
         return self.memory.project_context(project.id, turns=RECENT_TURNS, node_id=state.node)
 
-    def _node_in(self, project: Project, node: int) -> bool:
+    def _live_node(self, project: Project, state: ConversationState) -> int | None:
+        """The turn the conversation continues from, while it is one of this project's
+        turns (gone, or another project's: None, so it follows the latest turn)."""
+        if state.node is None:
+            return None
         try:
-            return self.memory.get_turn(node).project_id == project.id
+            turn = self.memory.get_turn(state.node)
         except DesignAgentError:
-            return False
+            return None
+        return state.node if turn.project_id == project.id else None
 
     def _preview_context(self, project: Project | None, state: ConversationState) -> ProjectContext:
         """The active project's context; a new project's (empty) when none exists yet."""

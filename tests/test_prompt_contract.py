@@ -25,6 +25,7 @@ from design_agent.paths import HomeLayout
 from design_agent.prompt import ANSWER_RESERVE, assemble
 from design_agent.prompt_frame import FRAME, length_words
 from design_agent.registry import load_catalogue
+from design_agent.tags import FRAME_TAG_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from prompt_sizes import assemble_scenario, load_scenarios
@@ -65,6 +66,7 @@ def test_every_scenario_keeps_the_contract(catalogue, knowledge, scenario):
     task = catalogue.task(scenario["task"])
     prompt, language = assembled.prompt, scenario["language"]
     _reference_first_and_request_last(prompt, scenario["message"])
+    _every_frame_tag_is_made_inert_in_quotes(prompt)
     _only_this_methods_material(prompt, task)
     _examples_are_tagged(prompt, language)
     _one_outline(prompt, task, language)
@@ -73,6 +75,13 @@ def test_every_scenario_keeps_the_contract(catalogue, knowledge, scenario):
     low, high = length_words(task.length, scenario["verbosity"])
     assert f"{low:,}-{high:,}" in instructions_of(prompt)
     assert assembled.total_tokens <= LIMIT * (1 - ANSWER_RESERVE)
+
+
+def _every_frame_tag_is_made_inert_in_quotes(prompt: str) -> None:
+    """A tag the frame writes must be one `tags.inert` neutralises in quoted text, or a
+    brief could close it."""
+    written = set(re.findall(r"</?([a-z_]+)[ >]", prompt)) - {"decision", "ask_user"}
+    assert written <= set(FRAME_TAG_NAMES), f"not made inert: {written - set(FRAME_TAG_NAMES)}"
 
 
 def _reference_first_and_request_last(prompt: str, message: str) -> None:

@@ -160,8 +160,7 @@ def rename(data: TreeRename, ctx: ActionContext) -> ActionResult:
     """Name a branch, or rename it: found by its name or by a turn number on it."""
     project = ctx.require_project()
     memory = ctx.services.memory
-    target = data.target.strip().lstrip("#")
-    found = memory.find_branch(project.id, int(target) if target.isdigit() else target)
+    found = memory.find_branch(project.id, data.target.strip())  # a name, or "12" / "#12"
     renamed = memory.rename_branch(found.id, data.name.strip())
     out = {"branch": renamed.model_dump(mode="json")}
     old = found.name or ctx.say("tree_unnamed")
