@@ -31,7 +31,7 @@ from design_agent.matching import Matcher, usage_notes
 from design_agent.models import Keywords, Localized, Task
 from design_agent.paths import HomeLayout
 from design_agent.registry import load_catalogue
-from design_agent.routing_eval import evaluate
+from design_agent.routing_eval import evaluate, meta_check
 from design_agent.routing_eval import load_cases as load_set
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -128,6 +128,8 @@ def report(
     print(f"\n{len(tasks)} tasks: index built in {(time.perf_counter() - start) * 1000:.0f} ms")
     for name, labelled in cases.items():
         print(f"  {name:<26} {evaluate(matcher, labelled).summary()}")
+        routed = evaluate(matcher, labelled, meta_check()).summary()
+        print(f"    {'routed (meta first)':<24} {routed}")
         if all("names_method" in c for c in labelled):
             for names in (True, False):
                 part = [c for c in labelled if c["expect"] and c["names_method"] is names]

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -576,9 +577,21 @@ def quoted_path(raw: str) -> tuple[str, bool] | None:
     """'"~/Docs/Q3 research.pdf"': the quoted text, when it looks like a path."""
     for match in _QUOTED_PATH.finditer(raw):
         path = match.group("path").strip()
-        if re.search(r"[/\\]", path) or path.startswith("~") or _HAS_EXT.search(path):
+        if looks_like_path(path):
             return path, True
     return None
+
+
+def looks_like_path(text: str) -> bool:
+    """A quoted text that names a file or folder, not a quote with a slash in it
+    ("as a / I want / so that", "me gusta/no me gusta")."""
+    if text.startswith(("~", "./", "../", "/", ".\\")) or re.match(r"[a-z]:[/\\]", text, re.I):
+        return True
+    if _HAS_EXT.search(text) or text.endswith(("/", "\\")):
+        return True
+    if not re.search(r"[/\\]", text) or re.search(r"\s[/\\]|[/\\]\s", text):
+        return False
+    return " " not in text or Path(text).expanduser().exists()
 
 
 def spoken_path(raw: str) -> tuple[str, bool] | None:
