@@ -613,6 +613,38 @@ NOT_NEGATING = (
 # Negations that point back: "a dashboard is not what I need", "no es lo que busco".
 BACKWARD_NEGATIONS = (("not", "what"), ("no", "es", "lo", "que"), ("no", "es", "eso"))
 NEGATION_MAX_WORDS = 4
+# A change of mind takes back everything said before it: "a survey... actually, no: I want
+# 1:1 conversations", "un card sorting... bueno no, lo que quiero es ...".
+RETRACTIONS = (
+    ("actually", "no"),
+    ("actually", "not"),
+    ("hmm", "actually"),
+    ("on", "second", "thought"),
+    ("scratch", "that"),
+    ("wait", "no"),
+    ("bueno", "no"),
+    ("mejor", "no"),
+    ("pero", "mejor"),
+    ("pensandolo", "mejor"),
+    ("pensandolo", "bien"),
+    ("en", "realidad", "no"),
+    ("o", "mejor", "dicho"),
+)
+# A plan given up: "I was going to do interviews, but ...", "pensé en una encuesta, pero":
+# the words between the plan and the "but" are what the person no longer wants.
+ABANDONED_PLANS = (
+    ("was", "going", "to"),
+    ("were", "going", "to"),
+    ("i", "thought", "about"),
+    ("we", "thought", "about"),
+    ("iba", "a"),
+    ("ibamos", "a"),
+    ("pense", "en"),
+    ("habia", "pensado", "en"),
+    ("habiamos", "pensado", "en"),
+)
+ABANDONED_ENDS = word_list("but pero")
+ABANDONED_MAX_WORDS = 12
 # A negation's scope ends at a contrast, not at a preposition: "no quiero comparar con la
 # competencia" rejects the comparison with competitors.
 NEGATION_BREAKS = word_list(
@@ -895,7 +927,31 @@ def _negated(tokens: list[str], exempt: frozenset[tuple[str, str]], language: st
         if found is not None and not _is_exempt(words, found, exempt):
             negated.update(index[i] for i in _scope(words, found[0]))
         negated.update(index[i] for i in _backward_scope(words, position))
-    return negated
+    return negated | _changed_mind(words, index)
+
+
+def _changed_mind(words: list[str], index: list[int]) -> set[int]:
+    """Words taken back by a change of mind: all before a retraction, or a plan up to its
+    "but" (see RETRACTIONS and ABANDONED_PLANS); marks between the words are skipped."""
+    spoken = [(i, w) for i, w in enumerate(words) if w]
+    plain = [w for _, w in spoken]
+    taken: set[int] = set()
+    for at in range(len(plain)):
+        if any(_starts_with(plain, at, cue) for cue in RETRACTIONS):
+            taken.update(index[spoken[i][0]] for i in range(at))
+        for plan in ABANDONED_PLANS:
+            if _starts_with(plain, at, plan):
+                end = next(
+                    (
+                        j
+                        for j in range(at, min(len(plain), at + ABANDONED_MAX_WORDS))
+                        if plain[j] in ABANDONED_ENDS
+                    ),
+                    None,
+                )
+                if end is not None:
+                    taken.update(index[spoken[i][0]] for i in range(at, end))
+    return taken
 
 
 def _word_indices(tokens: list[str]) -> list[int]:
