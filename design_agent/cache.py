@@ -6,11 +6,17 @@ pickled under `<home>/cache/`, keyed by a signature of every source file's
 path, size and mtime and of design-agent's version, so any edit rebuilds it.
 The cache is only an optimisation: any problem reading or writing it just
 means building again.
+
+DESIGN_AGENT_CACHE_DIR points several homes at one cache folder (the test
+suite does, so that hundreds of fresh homes and the processes spawned on them
+build the catalogue once): entries are keyed by their sources' paths, so homes
+with different catalogue files never share an entry, and none is pruned there.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -21,6 +27,7 @@ from design_agent.fsutil import write_private_bytes
 from design_agent.paths import HomeLayout
 
 T = TypeVar("T")
+CACHE_ENV = "DESIGN_AGENT_CACHE_DIR"
 
 
 def signature(paths: Iterable[Path]) -> str:
@@ -37,7 +44,8 @@ def signature(paths: Iterable[Path]) -> str:
 
 def cached(home: HomeLayout, kind: str, key: str, build: Callable[[], T]) -> T:
     """The value cached as `kind` under `key`, or `build()` (then cached)."""
-    folder = home.root / "cache"
+    shared = os.environ.get(CACHE_ENV)
+    folder = Path(shared) if shared else home.root / "cache"
     path = folder / f"{kind}-{key}.pickle"
     try:
         with path.open("rb") as handle:
@@ -48,7 +56,8 @@ def cached(home: HomeLayout, kind: str, key: str, build: Callable[[], T]) -> T:
         path.unlink(missing_ok=True)
     value = build()
     try:
-        for old in folder.glob(f"{kind}-*.pickle"):
+        # A shared folder serves other homes too: their entries are not stale.
+        for old in [] if shared else folder.glob(f"{kind}-*.pickle"):
             old.unlink(missing_ok=True)
         write_private_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError):

@@ -117,6 +117,17 @@ class DecisionProposal(_Pending):
     task_id: str | None = None
 
 
+class BudgetConfirm(_Pending):
+    """ "This project has spent its monthly budget: run this request anyway?" (budget.py).
+    `request` is the message held back; "yes" runs it, "no" leaves it unsent."""
+
+    kind: Literal["budget_confirm"] = "budget_confirm"
+    project_id: str
+    request: str = Field(min_length=1)
+    spent_usd: float
+    budget_usd: float
+
+
 Pending = Annotated[
     MethodChoice
     | ConfirmDelete
@@ -125,7 +136,8 @@ Pending = Annotated[
     | CompareChoice
     | ProjectNameNeeded
     | Interview
-    | DecisionProposal,
+    | DecisionProposal
+    | BudgetConfirm,
     Field(discriminator="kind"),
 ]
 

@@ -20,6 +20,7 @@ class ExitCode(IntEnum):
     PROVIDER_UNAVAILABLE = 4
     PROVIDER_FAILED = 5
     NOT_FOUND = 6
+    OVER_BUDGET = 7  # the project's monthly budget is spent: `ask` ran nothing (budget.py)
     # Stopped by a signal: 128 + its number, as shells report it. The turn is
     # cancelled the same way for each (partial answer saved as cancelled).
     HANGUP = 129  # SIGHUP: the terminal was closed
@@ -110,6 +111,10 @@ class ProviderNotAuthenticatedError(ProviderUnavailableError):
 
 class ProviderRateLimitedError(ProviderFailedError):
     """The provider refused the request because of a rate limit or quota."""
+
+
+class ProviderQuotaExhaustedError(ProviderRateLimitedError):
+    """The provider's plan, credit or daily quota is used up: waiting minutes will not do."""
 
 
 class ProviderCrashedError(ProviderFailedError):

@@ -129,6 +129,18 @@ class ActionDone(PipelineEvent):
     asks: str | None = None
 
 
+class ProviderFallback(PipelineEvent):
+    """The turn moved along the fallback chain: `from_provider` could not answer (before
+    any text), `to_provider` will; `message` is the one line the views show."""
+
+    kind: Literal["fallback"] = "fallback"
+    from_provider: str
+    to_provider: str
+    reason: Literal["not_installed", "not_logged_in", "rate_limited", "quota_exhausted"]
+    detail: str = ""
+    message: str
+
+
 class TurnFinished(PipelineEvent):
     """The last event of every turn: everything `ask --json` prints."""
 

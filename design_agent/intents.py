@@ -1361,6 +1361,69 @@ def catalogue_rule(said: Said) -> ActionEnvelope | None:
     return None
 
 
+# -- the stakeholder report: "make a report of this project for the stakeholders" -----------
+
+_FORMAT = r"(?P<fmt>html|pdf|markdown|md)"
+_REPORT_FORMAT = (
+    rf"(?:(?: as| in| to| en| como)(?: an?| un| una| formato)? {_FORMAT}(?: file| document"
+    r"| page| format| archivo| documento| pagina)?)?"
+)
+_REPORT_VERB = (
+    r"(?:(?:make|create|generate|prepare|write|build|produce|export|draft|compile|put together"
+    r"|give me|get me|send me|show me|i need|we need|i want|i d like|prepara|preparame|haz"
+    r"|hazme|genera|generame|crea|creame|redacta|redactame|escribe|escribeme|dame|exporta"
+    r"|saca|sacame|quiero|necesito|necesitamos|puedes hacer|puedes preparar)"
+    r"(?: me| us)? )?"
+)
+_REPORT_NOUN = (
+    r"(?:(?:a|an|the|un|una|el) )?(?:(?P<fmt2>html|pdf|markdown) )?"
+    r"(?:(?:stakeholder|stakeholders|project|status) )?(?:report|pack|packet|dossier|informe"
+    r"|reporte)"
+)
+_THIS_PROJECT = (
+    r"(?:of|for|on|about|from|del|de|sobre)(?: the| this| our| my| whole| el| este| mi"
+    r"| nuestro| todo el)* (?:project|proyecto)(?: (?P<name>.{1,60}?))??"
+)
+_STAKEHOLDERS = (
+    r"(?: (?:for|para)(?: the| our| my| los| las| el| nuestros)? (?:stakeholders?|interesados"
+    r"|partes interesadas|clients?|clientes?|management|direccion|execs|executives))?"
+)
+_REPORT = [
+    re.compile(p)
+    for p in (
+        rf"{_REPORT_VERB}{_REPORT_NOUN} {_THIS_PROJECT}{_STAKEHOLDERS}{_REPORT_FORMAT}",
+        rf"{_REPORT_VERB}{_REPORT_NOUN} (?:of|for|on|about|del|de|sobre) (?P<known>.{{1,60}}?)"
+        rf"{_STAKEHOLDERS}{_REPORT_FORMAT}",
+        rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:(?P<fmt3>html|pdf|markdown) )?"
+        rf"(?:stakeholder|stakeholders) (?:report|pack|packet|dossier){_REPORT_FORMAT}",
+        rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:(?P<fmt4>html|pdf|markdown) )?"
+        rf"(?:report|pack|informe|reporte|dossier) (?:for|para)(?: the| our| los| las)?"
+        rf" (?:stakeholders|interesados|partes interesadas){_REPORT_FORMAT}",
+        rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:project report|informe del proyecto"
+        rf"|reporte del proyecto){_STAKEHOLDERS}{_REPORT_FORMAT}",
+        rf"export(?:ar)?(?: the| this| our| my| el| este)? (?:project|proyecto) (?:as|to|in|en"
+        rf"|como)(?: an?| un)? (?:(?:report|informe) )?(?:(?:as|in|en) )?{_FORMAT}?"
+        r"(?: (?:report|informe))?",
+    )
+]
+
+
+def report_rule(said: Said) -> ActionEnvelope | None:
+    """ "make a report of this project for the stakeholders", "prepara un informe del
+    proyecto", "stakeholder pack as html": only with project or stakeholder words, so
+    "write a usability test report" stays a design request."""
+    found = match_plain(said.plain, _REPORT)
+    if found is None:
+        return None
+    groups = found.groupdict()
+    name = groups.get("name") or groups.get("known")
+    if name is not None and not said.knows_project(name):
+        return None  # "a report of the usability test" is a design request
+    fmt = next((groups[k] for k in ("fmt", "fmt2", "fmt3", "fmt4") if groups.get(k)), "md")
+    fmt = "md" if fmt == "markdown" else fmt
+    return make("projects", "report", name=name, format=fmt)
+
+
 # Order matters: whole-message phrases first, then the most specific phrasing.
 _BACK_VERB = (
     r"(?:(?:let s |lets |please |can we |can you )?(?:go|jump|get|take (?:me|us)|rewind|roll"
@@ -1396,6 +1459,48 @@ def back_rule(said: Said) -> ActionEnvelope | None:
     return None
 
 
+_USAGE_BY = (
+    r"(?: (?:by|per) (?P<by>day|provider|model|project)| (?:por|segun) (?:el |la )?"
+    r"(?P<por>dia|proveedor|modelo|proyecto))?"
+)
+_USAGE_ALL = (
+    r"(?P<all> (?:for|across|in|on) (?:all|every)(?: of)?(?: my| our| the)? projects?"
+    r"| (?:de|en) todos (?:mis |nuestros |los )?proyectos)?"
+)
+_USAGE_WHEN = (
+    r"(?: so far| this month| in total| up to now| until now| to date| hasta ahora| este mes"
+    r"| en total| hasta el momento)?"
+)
+_USAGE = [
+    re.compile(p + _USAGE_WHEN + _USAGE_BY + _USAGE_ALL + _USAGE_WHEN)
+    for p in (
+        r"how much (?:have|has|did) (?:i|we|this project|the project|it|this) (?:spent|spend"
+        r"|cost)(?: me| us)?(?: on (?:this|the) project)?",
+        r"how much (?:money )?(?:have|did) (?:i|we) (?:spent|spend|used|use)(?: on ai| in ai)?",
+        r"(?:show|see|view|display|give|get|print|check)(?: me)?(?: my| the| our)? (?:usage"
+        r"|spending|spend|costs?|token usage|tokens used|usage report|usage stats)",
+        r"(?:my |our |the )?(?:usage|token usage|usage report|spending)",
+        r"what (?:have|did) (?:i|we) (?:spent|spend)|what s my (?:spend|spending|usage)",
+        r"cuanto (?:llevo|llevamos|he|hemos|lleva|ha) gastado(?: en (?:este|el) proyecto)?",
+        r"cuanto (?:me|nos) (?:ha|han|lleva) costado(?: esto| el proyecto| este proyecto)?",
+        r"cuanto (?:he|hemos) gastado|cuanto gaste|cuanto gastamos",
+        r"(?:muestra(?:me)?|ensename|ver|dame|mira) (?:el |mi |mis |los |nuestro )?(?:uso"
+        r"|gasto|gastos|consumo|coste|costes)(?: de tokens)?",
+        r"(?:el |mi )?(?:uso|consumo|gasto) de tokens",
+    )
+]
+_USAGE_GROUPS = {"dia": "day", "proveedor": "provider", "modelo": "model", "proyecto": "project"}
+
+
+def usage_rule(said: Said) -> ActionEnvelope | None:
+    """ "how much have I spent?", "¿cuánto llevo gastado?", "show usage by model"."""
+    found = match_plain(said.plain, _USAGE)
+    if found is None:
+        return None
+    by = found.group("by") or _USAGE_GROUPS.get(found.group("por") or "", "provider")
+    return make("usage", "show", by=by, all_projects=bool(found.group("all")))
+
+
 RULES: list[Rule] = [
     cancel_rule,
     small_talk_rule,
@@ -1406,8 +1511,10 @@ RULES: list[Rule] = [
     file_rule,
     provider_rule,
     history_rule,
+    usage_rule,
     list_decisions_rule,
     catalogue_rule,
+    report_rule,
     list_projects_rule,
     create_rule,
     rename_rule,

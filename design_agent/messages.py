@@ -444,6 +444,223 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "La respuesta propone estas decisiones:\n{lines}\n¿Las guardo? (sí / no / los números "
         "que quieres guardar)",
     ),
+    # -- the stakeholder report (report/, actions/report.py, projects report) ----------------
+    "report_title": ("Project report: {name}", "Informe del proyecto: {name}"),
+    "report_date": (
+        "Prepared on {date} with design-agent.",
+        "Preparado el {date} con design-agent.",
+    ),
+    "report_contents": ("Contents", "Índice"),
+    "report_context": ("Project context", "Contexto del proyecto"),
+    "report_decisions": ("Decisions", "Decisiones"),
+    "report_answers": ("Answers", "Respuestas"),
+    "report_answer_heading": (
+        "{index}. {method} (turn {turn})",
+        "{index}. {method} (turno {turn})",
+    ),
+    "report_description": ("Description", "Descripción"),
+    "report_users": ("Users", "Usuarios"),
+    "report_problem": ("Problem", "Problema"),
+    "report_constraints": ("Constraints", "Restricciones"),
+    "report_no_context": (
+        "No users, problem or constraints recorded yet.",
+        "Aún no hay usuarios, problema ni restricciones registrados.",
+    ),
+    "report_briefs": ("Briefs and files", "Briefs y archivos"),
+    "report_no_briefs": ("No files added.", "No se ha añadido ningún archivo."),
+    "report_type_brief": ("brief", "brief"),
+    "report_type_research": ("research", "investigación"),
+    "report_type_design": ("design", "diseño"),
+    "report_type_other": ("other", "otro"),
+    "report_no_decisions": ("No decisions recorded yet.", "Aún no hay decisiones registradas."),
+    "report_why": ("Why", "Por qué"),
+    "report_no_answers": ("No answers yet.", "Aún no hay respuestas."),
+    "report_persona": ("Specialist", "Especialista"),
+    "report_turn": ("Turn", "Turno"),
+    "report_request": ("Request", "Petición"),
+    "report_empty_answer": ("(empty answer)", "(respuesta vacía)"),
+    "report_references": ("References", "Referencias"),
+    "report_no_references": ("No sources cited.", "No cita fuentes."),
+    "report_checklist": ("Checklist", "Lista de comprobación"),
+    "report_no_checklist": ("No checklist stored.", "No hay lista de comprobación guardada."),
+    "report_passed": ("passed", "cumplido"),
+    "report_failed": ("failed", "no cumplido"),
+    "report_not_assessed": ("not assessed", "sin evaluar"),
+    "report_bad_turns": (
+        "--turns takes turn numbers as 'history --tree' shows them, e.g. 2,6 (not '{turns}').",
+        "--turns admite números de turno como los muestra 'history --tree', p. ej. 2,6 (no "
+        "'{turns}').",
+    ),
+    "report_no_turn": (
+        "There is no turn {number} in this project ('history --tree' shows the numbers).",
+        "No hay turno {number} en este proyecto ('history --tree' muestra los números).",
+    ),
+    "report_no_answer": (
+        "Turn {number} has no answer to put in the report; pick an answer's turn.",
+        "El turno {number} no tiene respuesta para el informe; elige el turno de una respuesta.",
+    ),
+    "report_no_chromium": (
+        "A PDF needs headless Chromium: install it (apt install chromium) or set "
+        "DESIGN_AGENT_CHROMIUM, or use --format html and print that page to PDF.",
+        "Un PDF necesita Chromium sin interfaz: instálalo (apt install chromium) o define "
+        "DESIGN_AGENT_CHROMIUM, o usa --format html e imprime esa página en PDF.",
+    ),
+    "report_pdf_failed": (
+        "{browser} did not produce a PDF; try --format html and print that page to PDF.",
+        "{browser} no generó un PDF; prueba --format html e imprime esa página en PDF.",
+    ),
+    "report_cannot_write": (
+        "Cannot write {path}: {reason}",
+        "No se puede escribir {path}: {reason}",
+    ),
+    "report_no_free_name": (
+        "{folder} already has {stem} and 999 numbered copies; pass -o FILE.",
+        "{folder} ya tiene {stem} y 999 copias numeradas; usa -o ARCHIVO.",
+    ),
+    "report_written": (
+        "Report of '{name}' written to {path} (answers: {answers}; decisions: {decisions}).",
+        "Informe de '{name}' guardado en {path} (respuestas: {answers}; decisiones: {decisions}).",
+    ),
+    # -- login probes and the provider fallback chain (providers/login.py, fallback.py) -------
+    "fallback_moved": (
+        "{source} {why}: answering with {target} instead (providers.fallback).",
+        "{source} {why}: respondo con {target} en su lugar (providers.fallback).",
+    ),
+    "fallback_why_not_installed": ("is not installed", "no está instalado"),
+    "fallback_why_not_logged_in": ("is not logged in", "no tiene la sesión iniciada"),
+    "fallback_why_rate_limited": ("is rate-limited", "tiene el límite de peticiones agotado"),
+    "fallback_why_quota_exhausted": ("is out of quota", "agotó su cuota"),
+    "fallback_all_failed": (
+        "No provider of the fallback chain could answer ({tried}). The last error: {message}",
+        "Ningún proveedor de la cadena de respaldo pudo responder ({tried}). El último error: "
+        "{message}",
+    ),
+    "login_logged_out": (
+        "{name} is not logged in ({detail}). {hint}",
+        "{name} no tiene la sesión iniciada ({detail}). {hint}",
+    ),
+    "login_use_warning": (
+        "note: {name} is not logged in ({detail}); kept as the provider. To log in: {hint}",
+        "nota: {name} no tiene la sesión iniciada ({detail}); queda como proveedor. Para "
+        "iniciarla: {hint}",
+    ),
+    "login_column": ("login", "sesión"),
+    # -- usage and the cost budget (memory/usage.py, usage_view.py, budget.py, /usage) -------
+    "usage_title": (
+        "Usage of {scope}, by {by}{since}:",
+        "Uso en {scope}, por {by}{since}:",
+    ),
+    "usage_since": (" since {date} UTC", " desde el {date} UTC"),
+    "usage_scope_project": ("project '{name}'", "el proyecto '{name}'"),
+    "usage_scope_all": ("all projects", "todos los proyectos"),
+    "usage_none": (
+        "No answers yet in {scope}: usage counts the answers of AI CLIs and the offline one.",
+        "Aún no hay respuestas en {scope}: el uso cuenta las respuestas de las CLI de IA y la "
+        "offline.",
+    ),
+    "usage_by_day": ("day", "día"),
+    "usage_by_provider": ("provider", "proveedor"),
+    "usage_by_model": ("model", "modelo"),
+    "usage_by_project": ("project", "proyecto"),
+    "usage_col_group": ("group", "grupo"),
+    "usage_col_turns": ("turns", "turnos"),
+    "usage_col_in": ("tokens in", "tokens de entrada"),
+    "usage_col_out": ("tokens out", "tokens de salida"),
+    "usage_col_cost": ("cost", "coste"),
+    "usage_col_first": ("p50 first token", "p50 primer token"),
+    "usage_col_total": ("p50 total", "p50 total"),
+    "usage_total": ("total", "total"),
+    "usage_not_reported": ("not reported", "no informado"),
+    "usage_partly": (
+        "{value} ({reported} of {turns} turns reported)",
+        "{value} ({reported} de {turns} turnos informados)",
+    ),
+    "usage_doctor": (
+        "used: {turns} turns, {tokens} tokens, {cost} (this month)",
+        "uso: {turns} turnos, {tokens} tokens, {cost} (este mes)",
+    ),
+    "usage_doctor_none": ("used: no answers this month", "uso: ninguna respuesta este mes"),
+    "usage_bad_since": (
+        "--since takes a date (YYYY-MM-DD) or a number of days (7d, 30d), not '{value}'",
+        "--since admite una fecha (AAAA-MM-DD) o un número de días (7d, 30d), no '{value}'",
+    ),
+    "usage_project_and_all": (
+        "give --project NAME or --all, not both",
+        "indica --project NOMBRE o --all, no ambos",
+    ),
+    "budget_warning": (
+        "Budget: '{name}' has spent {spent} of its {budget} monthly budget ({percent}%).",
+        "Presupuesto: '{name}' lleva gastado {spent} de su presupuesto mensual de {budget} "
+        "({percent}%).",
+    ),
+    "budget_question": (
+        "'{name}' has spent {spent} of its {budget} budget this month ({percent}%). Send this "
+        "request anyway? (yes / no)",
+        "'{name}' ha gastado {spent} de su presupuesto de {budget} este mes ({percent}%). "
+        "¿Envío la petición de todos modos? (sí / no)",
+    ),
+    "budget_going_on": (
+        "Sending it over budget, as you said.",
+        "La envío por encima del presupuesto, como dices.",
+    ),
+    "budget_declined": (
+        "Not sent: nothing ran. To raise the budget: design-agent config set budget.monthly_usd "
+        "AMOUNT (none turns it off).",
+        "No enviada: no se ha ejecutado nada. Para subir el presupuesto: design-agent config "
+        "set budget.monthly_usd CANTIDAD (none lo desactiva).",
+    ),
+    "budget_ask_held": (
+        "'{name}' has spent {spent} of its {budget} monthly budget, so nothing was sent. "
+        "Send it anyway with 'design-agent ask --over-budget MESSAGE' (or answer "
+        "'design-agent ask yes'), or raise the budget: design-agent config set "
+        "budget.monthly_usd AMOUNT",
+        "'{name}' ha gastado {spent} de su presupuesto mensual de {budget}, así que no se ha "
+        "enviado nada. Envíala de todos modos con 'design-agent ask --over-budget MENSAJE' (o "
+        "responde 'design-agent ask sí'), o sube el presupuesto: design-agent config set "
+        "budget.monthly_usd CANTIDAD",
+    ),
+    # -- the server: serve and server status|stop|logs ---------------------------------------
+    "server_stop_hint": (
+        "Open that URL in your browser. Press Ctrl-C to stop the server.",
+        "Abre esa URL en el navegador. Pulsa Ctrl-C para detener el servidor.",
+    ),
+    "server_remote_warning": (
+        "Warning: listening on {host}: other computers can reach this server; only the "
+        "token keeps them out.",
+        "Aviso: escuchando en {host}: otros ordenadores pueden llegar a este servidor; solo "
+        "el token los deja fuera.",
+    ),
+    "server_already_running": (
+        "A server for this home is already running: see design-agent server status.",
+        "Ya hay un servidor para este directorio: mira design-agent server status.",
+    ),
+    "server_not_started": (
+        "The server did not start within 10 s; see {log}",
+        "El servidor no ha arrancado en 10 s; mira {log}",
+    ),
+    "server_not_running": (
+        "No server is running for this home. Start one: design-agent serve",
+        "No hay ningún servidor para este directorio. Arranca uno: design-agent serve",
+    ),
+    "server_running": (
+        "Server running: pid {pid}, port {port}, {url}",
+        "Servidor en marcha: pid {pid}, puerto {port}, {url}",
+    ),
+    "server_stopped": (
+        "Server stopped (pid {pid}).",
+        "Servidor detenido (pid {pid}).",
+    ),
+    "server_no_log": (
+        "No server log yet ({path}); `design-agent serve --detach` writes it.",
+        "Aún no hay registro del servidor ({path}); lo escribe `design-agent serve --detach`.",
+    ),
+    # -- ask through a running server (remote_ask.py) ----------------------------------------
+    "ask_server_gone": (
+        "the server stopped before the answer ended; 'design-agent history' shows what was "
+        "saved, and 'design-agent ask --no-server' runs a turn without it",
+        "el servidor se detuvo antes de terminar la respuesta; 'design-agent history' muestra "
+        "lo guardado y 'design-agent ask --no-server' hace un turno sin él",
+    ),
 }
 
 

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from design_agent.errors import ProviderError
 from design_agent.providers.events import Done, RunEvent, TextDelta
+from design_agent.providers.login import provider_ready
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.runner import start
 
@@ -82,11 +83,14 @@ def choose_with_model(
 ) -> ModelChoice | None:
     """Ask `spec`'s fast model which of `candidates` `message` asks for.
 
-    Returns None at once for the offline provider or no candidates, and None on
+    Returns None at once for the offline provider, a provider not installed or
+    logged out (its login probe, providers/login.py), or no candidates, and None on
     any failure; the run is cancelled (its process group killed) after `timeout`
     seconds.
     """
     if spec.name == "offline" or spec.is_offline or not candidates:
+        return None
+    if not provider_ready(spec, settings, environ)[0]:  # not installed or logged out: skip it
         return None
     request = ProviderRequest(
         system_prompt=SYSTEM_PROMPT,

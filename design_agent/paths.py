@@ -87,3 +87,13 @@ class HomeLayout(DataLayout):
     @property
     def history_file(self) -> Path:
         return self.root / "input-history"
+
+    @property
+    def server_file(self) -> Path:
+        """The running server's pid, port and token (0600; see design_agent.server.lifecycle)."""
+        return self.root / "server.json"
+
+    @property
+    def server_log_file(self) -> Path:
+        """Where `serve --detach` writes its output."""
+        return self.logs_dir / "server.log"

@@ -32,7 +32,9 @@ from design_agent.actions import (
 from design_agent.actions.decisions import propose
 from design_agent.actions.providers import require_ready
 from design_agent.actions.tree import resolve_target
+from design_agent.actions.usage import CONFIRMED as BUDGET_CONFIRMED
 from design_agent.answer_stream import AnswerStream
+from design_agent.budget import budget_gate
 from design_agent.clarify import TaskChooser
 from design_agent.compare import Side, footer, run_both
 from design_agent.conversation import (
@@ -55,6 +57,7 @@ from design_agent.events import (
     TurnSaved,
     Validated,
 )
+from design_agent.fallback import FallbackChain
 from design_agent.grounding import project_terms
 from design_agent.intents import detect_action
 from design_agent.language import (
@@ -73,7 +76,7 @@ from design_agent.preview import PromptPreview, make_preview
 from design_agent.prompt import PastTurn
 from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.providers.run import ProviderRun
-from design_agent.providers.runner import cancel_all, start
+from design_agent.providers.runner import RunGroup
 from design_agent.recording import save_answer, save_exchange, save_request
 from design_agent.request_builder import BuiltRequest, RequestInputs, build_request
 from design_agent.session import Services
@@ -91,6 +94,7 @@ from design_agent.validation import validate_answer
 __all__ = ["DEFAULT_PROJECT", "Pipeline", "TurnRequest", "default_project"]
 
 DEFAULT_PROJECT = "General"
+_END = object()  # the end of a step iterator (an event is never this)
 PAST_REFERENCE = re.compile(
     r"\b(earlier|before|last time|previous|we said|we discussed|remember|antes|la vez pasada"
     r"|anterior|dijimos|hablamos|recuerdas)\b",
@@ -126,13 +130,19 @@ class Pipeline:
         self.chooser = TaskChooser(services)
         self._run: ProviderRun | None = None
         self._cancelled = False
+        # Only this pipeline's runs: a server runs other projects' turns in the same process.
+        self._group = RunGroup()
+        self._sides: list[Side] = []  # a /compare's runs start on threads of their own
         self._ignored: set[str] = set()  # stored preferences already said to be ignored
 
     def cancel(self) -> None:
         """Cancel this turn's provider runs: the answer being streamed or still to come,
         the model's choice of method (safe from a signal handler)."""
         self._cancelled = True
-        cancel_all()
+        self._group.cancel()
+        for side in list(self._sides):
+            if side.stream is not None:
+                side.stream.run.cancel()
         if self._run is not None:
             self._run.cancel()
 
@@ -147,12 +157,30 @@ class Pipeline:
         """The turn's events, as they happen; each is also kept for the event log."""
         seen: list[Any] = []
         try:
-            for event in self._steps(request):
+            for event in self._scoped(self._steps(request)):
                 seen.append(event)
                 yield event
         finally:
             self._cancelled = False  # a cancel ends this turn, never the next one
+            self._group.reset()
             self.event_log.write(seen)
+
+    def _scoped(self, steps: Iterator[Any]) -> Iterator[Any]:
+        """The steps' events, each computed with this pipeline's run group in scope, so a
+        run any step starts (the answer, the model's choice of method) is cancelled by
+        `cancel()`, and no other pipeline's."""
+        try:
+            while True:
+                with self._group.scope():
+                    event = next(steps, _END)
+                if event is _END:
+                    return
+                yield event
+        finally:
+            with self._group.scope():
+                close = getattr(steps, "close", None)
+                if callable(close):
+                    close()
 
     def act(self, envelope: ActionEnvelope) -> Iterator[Any]:
         """Carry out one action directly (a slash command), with the same state handling."""
@@ -373,6 +401,9 @@ class Pipeline:
             except DesignAgentError:
                 state.pending = None  # answered, and it failed: the question is over
                 raise
+            if answered is not None and answered.done.action == BUDGET_CONFIRMED:
+                yield from self._over_budget(answered, turn, timer)
+                return
             if answered is not None:
                 yield from self._apply(answered, turn, timer)
                 return
@@ -385,6 +416,14 @@ class Pipeline:
             return
         if pending is not None and pending.kind != "choice":
             state.pending = None  # clearly something else: the question lapses
+        yield from self._design_turn(turn, timer)
+
+    def _over_budget(self, answered: ActionResult, turn: TurnState, timer: Timer) -> Iterator[Any]:
+        """ "yes" to the budget question (budget.py): the request it held runs now."""
+        turn.conversation.pending = None
+        yield answered.done
+        held = str(answered.done.data["request"])
+        turn.request = replace(turn.request, message=held, over_budget=True)
         yield from self._design_turn(turn, timer)
 
     def _project_names(self) -> list[str]:
@@ -518,7 +557,11 @@ class Pipeline:
             action="conversation.compare",
             message=say("compare_running", turn.language, first=first, second=second),
         )
-        run_both(sides, turn.prefs.settings, self.services.environ)
+        self._sides = sides
+        try:
+            run_both(sides, turn.prefs.settings, self.services.environ)
+        finally:
+            self._sides = []
         user_turn = (
             asked.id
             if asked
@@ -683,14 +726,25 @@ class Pipeline:
             step=4, ms=timer.lap("persona"), agent_id=agent.id, role=agent.role.get(language)
         )
         resolution = resolution or self._resolution(turn.prefs)
+        gate = budget_gate(
+            self._context(turn), resolution.spec, chosen.request_text, turn.request.over_budget
+        )
+        yield from [gate.warning] if gate.warning else []
+        if gate.held is not None:  # the month's budget is spent: asked first, nothing runs
+            yield from self._apply(gate.held, turn, timer)
+            return
         notice = missing_notice(resolution, language)
         if notice and not self.memory.get_state("offline_notice_shown"):
             self.memory.set_state("offline_notice_shown", True)
             yield ActionDone(action="providers.notice", message=notice)
         assert turn.context is not None
         recalled = self._recalled(turn.request.message, turn.project, turn.context)
+        # The fallback chain (fallback.py): a provider that is not ready, or fails before any
+        # text, hands the turn to the next one; without a chain nothing changes.
+        chain = FallbackChain(self.services, turn.prefs.settings, language, self._watch)
+        spec = yield from chain.ready(resolution.spec)
         inputs = RequestInputs(
-            turn.request.message, chosen, agent, turn.context, turn.prefs, resolution.spec, recalled
+            turn.request.message, chosen, agent, turn.context, turn.prefs, spec, recalled
         )
         request = build_request(self.services.knowledge, inputs)
         yield from request.events(timer)
@@ -700,21 +754,20 @@ class Pipeline:
             turn.request.message,
             task,
             agent,
-            resolution.spec.name,
+            spec.name,
             turn.conversation.node,
         )
-        stream = AnswerStream(
-            start(resolution.spec, request.built, turn.prefs.settings, self.services.environ),
-            scan_tags=not resolution.spec.is_offline,  # not a model: see answer_stream
+        stream, request = yield from chain.answer(
+            spec,
+            request,
+            lambda other: build_request(self.services.knowledge, replace(inputs, spec=other)),
         )
-        self._run = stream.run
-        if self._cancelled:  # cancelled before the answer began: it never starts
-            stream.run.cancel()
-        try:
-            yield from stream.events()
-        finally:
-            self._run = None
         yield from self._finish(turn, chosen, agent, request, stream, user_turn, timer)
+
+    def _watch(self, run: ProviderRun | None) -> bool:
+        """Keep the answer's run for cancel(); whether the turn was cancelled already."""
+        self._run = run
+        return self._cancelled
 
     def _finish(
         self,

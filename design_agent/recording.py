@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from design_agent.grounding import PRIVATE_METADATA
 from design_agent.memory.models import ProjectState, Proposal, StateDecision
+from design_agent.memory.usage import TurnFigures, record_figures
 
 if TYPE_CHECKING:
     from design_agent.answer_stream import AnswerStream
@@ -98,7 +99,20 @@ def save_answer(
         state=project_state(memory, project, task, parent_id, stream),
         keyframe_every=keyframe_every,
     )
+    record_figures(memory.db, turn.id, _figures(stream))  # usage.py: tokens in/out, timings
     return turn.id
+
+
+def _figures(stream: AnswerStream) -> TurnFigures:
+    """Tokens in and out and the timings of an answer, as its provider reported them."""
+    usage, done = stream.usage, stream.done
+    first = stream.first_token_seconds
+    return TurnFigures(
+        tokens_in=usage.input_tokens if usage else None,
+        tokens_out=usage.output_tokens if usage else None,
+        first_token_ms=round(first * 1000) if first is not None else None,
+        total_ms=round(done.seconds * 1000) if done is not None else None,
+    )
 
 
 def project_state(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from design_agent.errors import ConfigError, UsageError
 from design_agent.fsutil import write_private_text
@@ -21,6 +21,46 @@ from design_agent.yamlfile import YamlFileError, load_located
 
 ENV_PREFIX = "DESIGN_AGENT_"
 Source = Literal["flag", "env", "file", "default"]
+
+
+class ProviderChoice(BaseModel):
+    """`providers.*`: the fallback chain a turn follows when its provider cannot answer
+    (not installed, logged out, rate-limited, out of quota); see design_agent/fallback.py."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fallback: list[str] = Field(
+        default_factory=list, description="providers to try in order, e.g. claude,gemini,offline"
+    )
+
+    @field_validator("fallback")
+    @classmethod
+    def _distinct(cls, names: list[str]) -> list[str]:
+        seen = [name for i, name in enumerate(names) if name in names[:i]]
+        if seen:
+            raise ValueError(f"'{seen[0]}' is listed twice")
+        return names
+
+    def __str__(self) -> str:
+        return f"fallback={','.join(self.fallback) or '-'}"
+
+
+class BudgetSetting(BaseModel):
+    """`budget.*`: a monthly cost budget, in US dollars, that applies to each project's spend
+    in the current calendar month (UTC) as the providers report it (see budget.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    monthly_usd: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        allow_inf_nan=False,
+        description="e.g. budget.monthly_usd 20",
+    )
+
+    def __str__(self) -> str:
+        return f"monthly_usd={self.monthly_usd:g}" if self.monthly_usd else "monthly_usd=-"
 
 
 class Settings(BaseModel):
@@ -44,6 +84,14 @@ class Settings(BaseModel):
     )
     bins: dict[str, str] = Field(
         default_factory=dict, description="path of a provider's binary, e.g. bins.claude"
+    )
+    providers: ProviderChoice = Field(
+        default_factory=ProviderChoice,
+        description="providers.fallback: the chain a turn moves along when its provider fails",
+    )
+    budget: BudgetSetting = Field(
+        default_factory=BudgetSetting,
+        description="budget.monthly_usd: each project's monthly cost budget (USD); none: off",
     )
     keyframe_every: int = Field(
         50,
@@ -154,6 +202,10 @@ def set_setting(home: HomeLayout, key: str, value: str) -> Any:
         if not sub:
             raise UsageError("set a provider binary as bins.NAME, e.g. bins.claude /usr/bin/claude")
         data["bins"] = {**data.get("bins", {}), sub: value}
+    elif top == "providers":
+        data["providers"] = {**data.get("providers", {}), **_provider_choice(sub, value)}
+    elif top == "budget":
+        data["budget"] = {**data.get("budget", {}), **_budget(sub, value)}
     elif sub:
         raise UsageError(f"setting '{top}' has no sub-keys")
     else:
@@ -164,6 +216,28 @@ def set_setting(home: HomeLayout, key: str, value: str) -> Any:
         raise UsageError(f"invalid value for {key}: {_describe(e.errors()[0])}") from e
     write_private_text(home.settings_file, yaml.safe_dump(data, sort_keys=True, allow_unicode=True))
     return data["bins"][sub] if top == "bins" else data[top]
+
+
+def _provider_choice(sub: str, value: str) -> dict[str, Any]:
+    """`providers.fallback claude,gemini,offline` as stored (names are checked at the CLI
+    edge against the adapters; duplicates by ProviderChoice)."""
+    if sub != "fallback":
+        raise UsageError("set the fallback chain as providers.fallback, e.g. claude,gemini,offline")
+    names = [n.strip().lower() for n in value.split(",") if n.strip()]
+    return {"fallback": [] if value.strip().lower() in {"none", "null", "-"} else names}
+
+
+def _budget(sub: str, value: str) -> dict[str, Any]:
+    """`budget.monthly_usd 20` as stored ("none" or "off" turns the budget off)."""
+    if sub != "monthly_usd":
+        raise UsageError("set the budget as budget.monthly_usd, e.g. budget.monthly_usd 20")
+    text = value.strip().lstrip("$")
+    if text.lower() in {"", "none", "null", "off", "-"}:
+        return {"monthly_usd": None}
+    try:
+        return {"monthly_usd": float(text)}  # stored as a number, not as the text typed
+    except ValueError:
+        return {"monthly_usd": text}  # refused by the validation below, with its reason
 
 
 def _describe(err: Any) -> str:

@@ -343,6 +343,24 @@ class SlashCommands:
             return
         self._print(render_preview(preview))
 
+    def cmd_report(self, argument: str) -> None:
+        """Write this project's report for stakeholders here: /report [md|html|pdf]."""
+        fmt = argument.strip().lower().lstrip(".") or "md"
+        if fmt not in ("md", "html", "pdf"):
+            self._say("slash_usage", usage="/report [md|html|pdf]")
+            return
+        self._act("projects", "report", format=fmt)
+
+    def cmd_usage(self, argument: str) -> None:
+        """Tokens, cost and time of the answers: /usage [day|provider|model|project] [--all]."""
+        words = argument.lower().split()
+        groups = ("day", "provider", "model", "project")
+        if any(w not in (*groups, "--all") for w in words):
+            self._say("slash_usage", usage="/usage [day|provider|model|project] [--all]")
+            return
+        by = next((w for w in words if w in groups), "provider")
+        self._act("usage", "show", by=by, all_projects="--all" in words)
+
     def cmd_exit(self, argument: str) -> None:
         """Leave the session (Ctrl-D, 'exit' and 'salir' work too)."""
         self.shell.running = False

@@ -30,6 +30,8 @@ class TurnRequest:
     tier: str | None = None
     # Continue from this turn number or branch name (ask --from / --branch), not the latest.
     start: str | None = None
+    # Run even when the project's monthly budget is spent (ask --over-budget, a "yes").
+    over_budget: bool = False
 
 
 @dataclass(frozen=True)

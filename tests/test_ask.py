@@ -1,26 +1,37 @@
-"""A designer asks one question at a time with `design-agent ask`, through the real entry point.
+"""A designer asks one question at a time with `design-agent ask`.
 
 The offline provider and fake Claude/Gemini/Codex CLIs (real executables replaying
 recorded streams) answer; the database is a real SQLite file in the temp home.
+What a command answers is checked in-process (click's CliRunner); the real entry
+point is spawned where the process is the point: an exit code, a message piped on
+standard input, Ctrl-C.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fixtures.fakes import install_fake, recording
+from fixtures.fakes import install_fake, invoke, recording
 
 AGENT = [sys.executable, "-m", "design_agent"]
 
 
 def ask(home: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None):
+    """`design-agent ARGS`, in-process."""
+    return invoke(home, *args, input=stdin, env=env)
+
+
+def spawn(home: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None):
+    """`design-agent ARGS` as a real process."""
     environ = {**os.environ, "DESIGN_AGENT_HOME": str(home), **(env or {})}
     return subprocess.run(
         [*AGENT, *args], input=stdin, capture_output=True, text=True, env=environ, timeout=120
@@ -96,7 +107,7 @@ def test_a_vague_message_asks_for_a_choice_and_a_number_answers_it(home, offline
 
 
 def test_message_from_stdin(home, offline):
-    result = ask(home, "ask", "--json", env=offline, stdin="card sorting for our help centre\n")
+    result = spawn(home, "ask", "--json", env=offline, stdin="card sorting for our help centre\n")
     assert json.loads(result.stdout)["task"] == "card_sorting"
 
 
@@ -143,7 +154,7 @@ def test_each_cli_streams_through_the_same_pipeline(home, tmp_path, name, record
 
 def test_a_failing_provider_keeps_the_message_and_exits_5(home, tmp_path):
     env = fake(tmp_path, "claude", "run_claude_stream_stdin", FAKE_MODE="crash")
-    result = ask(home, "ask", "Plan a kickoff meeting for the redesign", env=env)
+    result = spawn(home, "ask", "Plan a kickoff meeting for the redesign", env=env)
     assert result.returncode == 5
     assert result.stderr.startswith("Error: ")
     turns = history(home)
@@ -206,7 +217,25 @@ def test_why_did_we_works_offline_in_both_languages(home, offline):
     assert spanish["text"].startswith("Decisiones de 'Mobile Checkout'")
 
 
-def test_each_turn_leaves_its_events_and_the_providers_notes_in_private_logs(home, tmp_path):
+@pytest.fixture
+def file_log() -> Iterator[None]:
+    """design-agent sets up its log file once per process: in-process, drop the handler an
+    earlier test's home got, so this home's logs/design-agent.log is the one written."""
+    logger = logging.getLogger("design_agent")
+
+    def drop() -> None:
+        for handler in [h for h in logger.handlers if getattr(h, "design_agent", False)]:
+            logger.removeHandler(handler)
+            handler.close()
+
+    drop()
+    yield
+    drop()
+
+
+def test_each_turn_leaves_its_events_and_the_providers_notes_in_private_logs(
+    home, tmp_path, file_log
+):
     env = fake(tmp_path, "claude", "run_claude_partial", FAKE_MODE="noise")
     answer = ask_json(home, "Plan a design critique of the card layout", env=env)
     assert answer["status"] == "complete"

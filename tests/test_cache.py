@@ -5,6 +5,9 @@ from __future__ import annotations
 import stat
 import time
 
+import pytest
+
+from design_agent.cache import CACHE_ENV
 from design_agent.paths import HomeLayout
 from design_agent.registry import load_catalogue_cached
 
@@ -18,6 +21,12 @@ tasks:
     guides: [journey_mapping.md]
     agent: content_specialist
 """
+
+
+@pytest.fixture(autouse=True)
+def own_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These stories are about the cache in the home (conftest shares one across homes)."""
+    monkeypatch.delenv(CACHE_ENV)
 
 
 def cache_files(home):
@@ -44,6 +53,21 @@ def test_editing_an_overlay_file_rebuilds_it(home):
     (home / "config" / "tasks.yaml").write_text(TASKS.replace("Review a", "Audit a"), "utf-8")
     again = load_catalogue_cached(HomeLayout(home))
     assert again.tasks["pricing_page_review"].description == "Audit a pricing page."
+
+
+def test_homes_can_share_one_cache_folder(home, tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    monkeypatch.setenv(CACHE_ENV, str(shared))
+    first = load_catalogue_cached(HomeLayout(home))
+    other = tmp_path / "other"
+    (other / "config").mkdir(parents=True)
+    (other / "config" / "tasks.yaml").write_text(TASKS, encoding="utf-8")
+    custom = load_catalogue_cached(HomeLayout(other))
+    assert not (home / "cache").exists(), "the shared folder, not the home's"
+    assert "pricing_page_review" in custom.tasks and "pricing_page_review" not in first.tasks
+    assert len(list(shared.glob("catalogue-*.pickle"))) == 2, "one entry per set of sources"
+    again = load_catalogue_cached(HomeLayout(home))
+    assert again.signature == first.signature and "pricing_page_review" not in again.tasks
 
 
 def test_a_corrupt_cache_file_is_rebuilt(home):

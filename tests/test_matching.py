@@ -24,8 +24,8 @@ from design_agent.registry import Catalogue, load_catalogue
 
 
 @pytest.fixture(scope="module")
-def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    return load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home"))).require_valid()
+def catalogue(bundled_catalogue: Catalogue) -> Catalogue:
+    return bundled_catalogue
 
 
 @pytest.fixture(scope="module")

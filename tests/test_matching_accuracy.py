@@ -7,28 +7,22 @@ about phrasings nobody anticipated, so its thresholds are looser.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.labelled import labelled
 
 from design_agent.language import detect_language
 from design_agent.matching import Matcher
-from design_agent.paths import HomeLayout
-from design_agent.registry import load_catalogue
-from design_agent.routing_eval import load_cases as load_set
-
-DATA = Path(__file__).parent / "data"
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    return load_set(DATA / name)
+    return labelled(name)  # parsed once per worker, shared with the other routing modules
 
 
 @pytest.fixture(scope="module")
-def matcher(tmp_path_factory: pytest.TempPathFactory) -> Matcher:
-    catalogue = load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home")))
-    return Matcher.from_catalogue(catalogue.require_valid())
+def matcher(bundled_matcher: Matcher) -> Matcher:
+    return bundled_matcher
 
 
 def ranks(matcher: Matcher, cases: list[dict[str, Any]]) -> list[tuple[str, str, list[str]]]:

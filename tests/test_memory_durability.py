@@ -25,6 +25,7 @@ WRITER = textwrap.dedent("""
     from design_agent.memory import Memory
 
     path, name, start = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+    (start.parent / f"ready-{name}").touch()  # imported: only the start is left
     while not start.exists():  # both writers start at the same moment
         time.sleep(0.005)
     with Memory.open(path) as memory:
@@ -44,6 +45,7 @@ OPENER = textwrap.dedent("""
     from design_agent.memory import Memory
 
     start = Path(sys.argv[3])
+    (start.parent / f"ready-{sys.argv[2]}").touch()
     while not start.exists():
         time.sleep(0.002)
     with Memory.open(Path(sys.argv[1])) as memory:
@@ -78,14 +80,22 @@ def python(script: str, *args: str) -> subprocess.Popen[str]:
     )
 
 
+def go_when_ready(start: Path, names: tuple[str, ...]) -> None:
+    """Touch `start` once every process has imported design-agent and waits for it."""
+    deadline = time.monotonic() + 60
+    while not all((start.parent / f"ready-{n}").exists() for n in names):
+        assert time.monotonic() < deadline, "the processes never got ready"
+        time.sleep(0.005)
+    start.touch()
+
+
 def test_two_processes_write_at_once_without_database_is_locked(tmp_path):
     path = tmp_path / "design-agent.db"
     with Memory.open(path) as memory:
         memory.create_project("Shared")
     start = tmp_path / "go"
     writers = [python(WRITER, str(path), name, str(start)) for name in ("Ana", "Bruno")]
-    time.sleep(0.3)
-    start.touch()
+    go_when_ready(start, ("Ana", "Bruno"))
     outcomes = [w.communicate(timeout=120) for w in writers]
     assert [w.returncode for w in writers] == [0, 0], outcomes
     assert not any("locked" in err for _, err in outcomes)
@@ -99,8 +109,7 @@ def test_three_processes_creating_the_same_new_database_at_once(tmp_path):
     path = tmp_path / "new" / "design-agent.db"
     start = tmp_path / "go"
     openers = [python(OPENER, str(path), name, str(start)) for name in ("A", "B", "C")]
-    time.sleep(0.3)
-    start.touch()
+    go_when_ready(start, ("A", "B", "C"))
     outcomes = [o.communicate(timeout=60) for o in openers]
     assert [o.returncode for o in openers] == [0, 0, 0], outcomes
     with Memory.open(path) as memory:
@@ -171,7 +180,7 @@ def test_a_version_1_database_is_migrated_forward(tmp_path):
     path = tmp_path / "design-agent.db"
     build_version_1(path)
     with Memory.open(path) as memory:
-        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 5
+        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 6
         assert memory.find_project("checkout").name == "Checkout"
         assert memory.search("usability", "checkout").total == 1
         found = memory.search_process_memory("why did we choose moderated testing")

@@ -18,9 +18,8 @@ from fixtures.fakes import alive, bundled_adapters, claude_run, install_fake, pi
 
 from design_agent.matching import TaskScore
 from design_agent.model_choice import ModelChoice, choose_with_model, parse_choice
-from design_agent.paths import HomeLayout
 from design_agent.providers.spec import AdapterSpec
-from design_agent.registry import Catalogue, load_catalogue
+from design_agent.registry import Catalogue
 from design_agent.settings import Settings
 
 MESSAGE = "what does a patient go through from booking to the follow-up call?"
@@ -32,8 +31,8 @@ CANDIDATES = [
 
 
 @pytest.fixture(scope="module")
-def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    return load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home"))).require_valid()
+def catalogue(bundled_catalogue: Catalogue) -> Catalogue:
+    return bundled_catalogue
 
 
 @pytest.fixture
@@ -108,10 +107,11 @@ def test_a_hanging_cli_is_cancelled_at_the_timeout_and_left_nothing_running(
 ):
     settings = fake_reply('{"task": "user_flows"}', mode="hang_before")
     started = time.monotonic()
-    choice = choose(catalogue, claude, settings, timeout=1.0)
+    timeout = 0.5  # the fake never answers: any timeout is reached
+    choice = choose(catalogue, claude, settings, timeout=timeout)
     elapsed = time.monotonic() - started
     assert choice is None
-    assert elapsed < 1.0 + 2.0, f"took {elapsed:.1f}s"
+    assert elapsed < timeout + 2.0, f"took {elapsed:.1f}s"
     pids = pids_in(tmp_path / "pids")
     assert pids, "the fake CLI never started"
     deadline = time.monotonic() + 1.0

@@ -16,10 +16,8 @@ import pytest
 from design_agent.grounding import grounding
 from design_agent.knowledge import Knowledge
 from design_agent.memory.models import Decision, Project, ProjectContext
-from design_agent.paths import HomeLayout
 from design_agent.providers.offline_answer import compose_answer
 from design_agent.providers.request import ProviderRequest
-from design_agent.registry import load_catalogue
 from design_agent.validation import validate_answer
 
 NOW = datetime.now(UTC)
@@ -28,8 +26,8 @@ SPANISH_ONLY = {"el", "la", "los", "las", "y", "con", "de", "para", "tu", "que",
 
 
 @pytest.fixture(scope="module")
-def catalogue(tmp_path_factory: pytest.TempPathFactory):
-    return load_catalogue(HomeLayout(tmp_path_factory.mktemp("home"))).require_valid()
+def catalogue(bundled_catalogue):
+    return bundled_catalogue
 
 
 def clinic(metadata: dict[str, str] | None = None) -> ProjectContext:

@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# pip and the installed copy compile into their own temporary folders, not into the suite's
+# shared bytecode folder (conftest.py), which would keep every run's copy.
+CLEAN = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +24,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
         check=True,
         capture_output=True,
+        env=CLEAN,
     )
     return next(out.glob("design_agent-*.whl"))
 
@@ -53,6 +57,7 @@ def test_installed_wheel_reads_its_data_outside_the_checkout(wheel: Path, tmp_pa
         ],
         check=True,
         capture_output=True,
+        env=CLEAN,
     )
     code = (
         "from design_agent.paths import bundled_root\n"
@@ -60,7 +65,7 @@ def test_installed_wheel_reads_its_data_outside_the_checkout(wheel: Path, tmp_pa
         "print(bundled_root())\n"
         "cli.main(['check'], prog_name='design-agent')\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(target), "DESIGN_AGENT_HOME": str(tmp_path / "h")}
+    env = {**CLEAN, "PYTHONPATH": str(target), "DESIGN_AGENT_HOME": str(tmp_path / "h")}
     empty = tmp_path / "elsewhere"
     empty.mkdir()
     run = subprocess.run(

@@ -21,10 +21,8 @@ import pytest
 from fixtures.fakes import install_fake, recording
 
 from design_agent.knowledge import Knowledge
-from design_agent.paths import HomeLayout
 from design_agent.prompt import ANSWER_RESERVE, assemble
 from design_agent.prompt_frame import FRAME, length_words
-from design_agent.registry import load_catalogue
 from design_agent.tags import FRAME_TAG_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -36,8 +34,8 @@ BLOCK_ORDER = ("<guide ", "<example ", "<material ", "<project ", "<decisions>",
 
 
 @pytest.fixture(scope="module")
-def catalogue(tmp_path_factory: pytest.TempPathFactory):
-    return load_catalogue(HomeLayout(tmp_path_factory.mktemp("home"))).require_valid()
+def catalogue(bundled_catalogue):
+    return bundled_catalogue
 
 
 @pytest.fixture(scope="module")

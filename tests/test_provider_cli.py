@@ -59,6 +59,7 @@ def test_list_shows_versions_and_the_active_provider(run_cli, path_bin, monkeypa
         "name": "claude", "display_name": "Claude Code", "installed": True,
         "binary": str(path_bin / "claude"), "version": "2.1.197 (Claude Code)", "active": True,
         "install_hint": "npm install -g @anthropic-ai/claude-code", "probed": True,
+        "login": "logged_in",  # `claude auth status`, answered by the fake
     }  # fmt: skip
     assert not rows["offline"]["active"]
 

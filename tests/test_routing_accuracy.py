@@ -42,18 +42,13 @@ unseen phrasings to land between the two.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+from fixtures.labelled import labelled
 
 from design_agent.matching import Matcher
-from design_agent.paths import HomeLayout
-from design_agent.registry import load_catalogue
 from design_agent.routing_eval import evaluate
-from design_agent.routing_eval import load_cases as load_set
-
-DATA = Path(__file__).parent / "data"
 
 
 @dataclass(frozen=True)
@@ -91,13 +86,12 @@ NO_METHOD_HIGH_ALLOWED = {
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    return load_set(DATA / name)
+    return labelled(name)  # parsed once per worker, shared with the other routing modules
 
 
 @pytest.fixture(scope="module")
-def matcher(tmp_path_factory: pytest.TempPathFactory) -> Matcher:
-    catalogue = load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home")))
-    return Matcher.from_catalogue(catalogue.require_valid())
+def matcher(bundled_matcher: Matcher) -> Matcher:
+    return bundled_matcher
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))

@@ -9,12 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fixtures.labelled import labelled
 
 from design_agent.intents import detect_action
 from design_agent.matching import Matcher
-from design_agent.paths import HomeLayout
-from design_agent.registry import load_catalogue
-from design_agent.routing_eval import evaluate, load_cases, meta_check
+from design_agent.routing_eval import evaluate, meta_check
 
 DATA = Path(__file__).parent / "data"
 SETS = sorted(p.name for p in DATA.glob("routing_*.yaml"))
@@ -22,16 +21,15 @@ PROVIDERS = ("claude", "gemini", "codex", "offline")
 
 
 @pytest.fixture(scope="module")
-def matcher(tmp_path_factory: pytest.TempPathFactory) -> Matcher:
-    catalogue = load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home")))
-    return Matcher.from_catalogue(catalogue.require_valid())
+def matcher(bundled_matcher: Matcher) -> Matcher:
+    return bundled_matcher
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_no_design_request_is_taken_for_an_action(name):
     taken = [
         (c["text"], envelope.name)
-        for c in load_cases(DATA / name)
+        for c in labelled(name)
         if c["expect"] and (envelope := detect_action(c["text"], PROVIDERS, ())) is not None
     ]
     assert not taken, f"design requests read as actions: {taken}"
@@ -39,7 +37,7 @@ def test_no_design_request_is_taken_for_an_action(name):
 
 @pytest.mark.parametrize("name", SETS)
 def test_routed_no_method_message_is_never_high(matcher, name):
-    no_method = [c for c in load_cases(DATA / name) if c["expect"] is None]
+    no_method = [c for c in labelled(name) if c["expect"] is None]
     figures = evaluate(matcher, no_method, meta_check(PROVIDERS))
     assert figures.no_method == len(no_method) > 30
     assert figures.no_method_high == 0, figures.summary()

@@ -8,21 +8,33 @@ proposes one decision, stored only after a "yes".
 Each step waits for the text that proves it, never for time; a step that must not
 happen is a second pattern, so a wrong turn fails at once instead of at the timeout.
 What was typed is echoed back, so an expected text never repeats the message sent.
+
+The stories about the terminal (the first session, the prompt, Ctrl-C, a whole Spanish
+session, piped input) spawn the real program; the stories about what the conversation
+does drive the same Shell in-process, one line at a time as `design-agent < script`
+does, read with the same steps (a `design-agent` start costs ~1 s of CPU).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import pexpect
 import pytest
 from fixtures.fakes import install_fake, recording
+
+from design_agent.cli.context import AppContext
+from design_agent.cli.output import console
+from design_agent.shell import Shell
 
 BIN = Path(sys.executable).parent / "design-agent"
 TIMEOUT = 15
@@ -31,26 +43,15 @@ ANSWERED = "Hello from fake server"
 PROPOSAL = r"The answer proposes these decisions:\s+1\. use cards"
 
 
-@pytest.fixture(scope="session")
-def bytecode(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Where the spawned shells keep their compiled modules: pytest's cache, kept between
-    runs (with PYTHONDONTWRITEBYTECODE set, every start would compile design_agent again)."""
-    cache = getattr(request.config, "cache", None)
-    folder = cache.mkdir("shell-bytecode") if cache else tmp_path_factory.mktemp("bytecode")
-    return str(folder)
-
-
 @pytest.fixture
-def env(home: Path, tmp_path: Path, bytecode: str) -> dict[str, str]:
+def env(home: Path, tmp_path: Path) -> dict[str, str]:
     bins = tmp_path / "bin"
     claude = install_fake(bins, "claude")
     gemini = install_fake(bins, "gemini")
     home.mkdir(parents=True, exist_ok=True)
     (home / "settings.yaml").write_text("provider: claude\n", encoding="utf-8")
-    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return {
-        **inherited,
-        "PYTHONPYCACHEPREFIX": bytecode,
+        **os.environ,
         "DESIGN_AGENT_HOME": str(home),
         "DESIGN_AGENT_CLAUDE_BIN": str(claude),
         "DESIGN_AGENT_GEMINI_BIN": str(gemini),
@@ -75,7 +76,58 @@ def open_shell(env: dict[str, str]) -> pexpect.spawn:
     return child
 
 
-def say(child: pexpect.spawn, text: str, expect: str, wrong: str | None = None) -> str:
+class InProcessShell:
+    """The shell on this home in-process, read like pexpect reads a terminal.
+
+    Each line sent is handled at once, as `Shell.run_scripted` handles the lines of a
+    script; `expect` then looks in what was printed since the last match, so a step's
+    text and its wrong turn are found in the order they were printed."""
+
+    def __init__(self, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)  # as the spawned program's environment
+        self.screen = io.StringIO()
+        self.seen = 0
+        self.before = self.after = ""
+        self.app = AppContext()
+        self.shell = Shell(self.app.services())
+        banner = self.shell.banner()  # printed first, as Shell.run_scripted does
+        self._printing(lambda: console().print(banner, markup=False, highlight=False))
+
+    def _printing(self, step: Any) -> None:
+        with redirect_stdout(self.screen), redirect_stderr(self.screen):
+            step()
+
+    def sendline(self, text: str) -> None:
+        assert self.shell.running, f"{text!r} sent after the session ended"
+        self._printing(lambda: self.shell.handle(text))
+
+    def expect(self, patterns: str | list[str]) -> int:
+        """The index of the pattern found first in what is new on the screen."""
+        shown = self.screen.getvalue()
+        wanted = patterns if isinstance(patterns, list) else [patterns]
+        found = [re.compile(p, re.DOTALL).search(shown, self.seen) for p in wanted]  # as pexpect
+        hits = [(m.start(), i, m) for i, m in enumerate(found) if m is not None]
+        assert hits, f"none of {patterns!r} was shown:\n{shown[self.seen :]}"
+        _, index, match = min(hits, key=lambda hit: hit[:2])
+        self.before, self.after = shown[self.seen : match.start()], match.group()
+        self.seen = match.end()
+        return index
+
+    def leave(self, word: str) -> None:
+        """Say the exit word: the session ends, with exit code 0."""
+        self.sendline(word)
+        assert not self.shell.running and self.shell.exit_code == 0
+        self.app.close()
+
+
+@pytest.fixture
+def in_process(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Open the shell in-process (again: a restart) on the test's home."""
+    return lambda env=env: InProcessShell(env, monkeypatch)
+
+
+def say(child: Any, text: str, expect: str, wrong: str | None = None) -> str:
     """Send `text` and wait for `expect`; `wrong` showing up first fails the step at once.
     Returns what was shown from the previous step's match up to `expect`."""
     child.sendline(text)
@@ -85,7 +137,7 @@ def say(child: pexpect.spawn, text: str, expect: str, wrong: str | None = None) 
     return shown
 
 
-def new_project(child: pexpect.spawn, name: str) -> None:
+def new_project(child: Any, name: str) -> None:
     """Create a project by naming it and skip its three context questions."""
     say(child, f"create a project called {name}", "Who are the users")
     say(child, "skip", "What problem")
@@ -93,7 +145,11 @@ def new_project(child: pexpect.spawn, name: str) -> None:
     say(child, "skip", "What would you like to work on")
 
 
-def leave(child: pexpect.spawn, word: str = "exit", bye: str = "Bye.") -> None:
+def leave(child: Any, word: str = "exit", bye: str = "Bye.") -> None:
+    """Leave the shell: a terminal session says `bye` and the program exits 0."""
+    if isinstance(child, InProcessShell):
+        child.leave(word)  # the goodbye is printed at the terminal's prompt only
+        return
     child.sendline(word)
     child.expect(bye)
     child.expect(pexpect.EOF)
@@ -135,8 +191,8 @@ def test_a_newcomers_first_session(env, run_cli):
     assert shown["decisions"] == 1
 
 
-def test_switching_projects_and_coming_back(env):
-    child = open_shell(env)
+def test_switching_projects_and_coming_back(in_process):
+    child = in_process()
     new_project(child, "Enterprise Dashboard")
     say(child, "Plan a design critique for the dashboard", PROPOSAL)
     say(child, "yes", r"Saved 1 decision")
@@ -153,9 +209,9 @@ def test_switching_projects_and_coming_back(env):
     leave(child)
 
 
-def test_changing_provider_by_talking(env):
+def test_changing_provider_by_talking(env, in_process):
     env = {**env, "FAKE_RECORDING": recording("run_gemini_stream")}
-    child = open_shell(env)
+    child = in_process(env)
     new_project(child, "Checkout")
     say(child, "use Gemini from now on", "From now on answers come from Gemini")
     out = say(child, "write user stories for saved cards", "checklist")
@@ -165,21 +221,21 @@ def test_changing_provider_by_talking(env):
     leave(child)
 
 
-def test_decision_recall_across_a_restart(env):
-    child = open_shell(env)
+def test_decision_recall_across_a_restart(in_process):
+    child = in_process()
     new_project(child, "Checkout")
     say(child, "Plan a design critique of the card layout", PROPOSAL)
     say(child, "yes", r"Saved 1 decision\(s\):\s+- use cards")
     leave(child)
-    child = open_shell(env)
+    child = in_process()
     child.expect("Project: Checkout")
     out = say(child, "why did we go with cards?", "Why:")
     assert "use cards" in out and "turn #" in out
     leave(child)
 
 
-def test_delete_needs_an_explicit_yes(env):
-    child = open_shell(env)
+def test_delete_needs_an_explicit_yes(in_process):
+    child = in_process()
     new_project(child, "Marketing Website")
     say(child, "Plan a design critique of the hero banner", PROPOSAL)
     say(child, "yes", r"Saved 1 decision")
@@ -212,8 +268,8 @@ def test_ctrl_c_mid_stream_cancels_and_keeps_the_partial_answer(env):
     leave(child)
 
 
-def test_a_spanish_session_end_to_end(env, run_cli):
-    child = open_shell(env)
+def test_a_spanish_session_end_to_end(in_process, run_cli):
+    child = in_process()
     say(child, "empiezo un proyecto nuevo para el rediseño del checkout móvil", "Cómo se llamará")
     say(child, "saltar", "Quiénes son los usuarios")  # named after what it is for
     say(child, "compradores primerizos", "problema")
@@ -238,39 +294,30 @@ def test_scripted_use_reads_one_message_per_line(env):
     assert "\x1b[" not in result.stdout  # plain text when not on a terminal
 
 
-def test_input_history_is_private(env, home):
+def test_the_prompt_clears_on_ctrl_c_takes_a_paste_whole_and_keeps_a_private_history(env, home):
     child = open_shell(env)
     child.expect("exit to leave")
-    leave(child)
-    assert oct((home / "input-history").stat().st_mode & 0o777) == "0o600"
-
-
-def test_a_multi_line_paste_is_one_message(env):
-    child = open_shell(env)
-    child.expect("exit to leave")
-    child.send("\x1b[200~create a project called\nPasted Project\x1b[201~")
-    child.send("\r")
-    child.expect("Created and switched to project 'Pasted Project'")
-    child.expect("Who are the users")
-    leave(child)
-
-
-def test_ctrl_c_at_the_prompt_clears_the_line(env):
-    child = open_shell(env)
-    child.expect("exit to leave")
+    # Ctrl-C at the prompt clears the line.
     child.expect("design-agent ›")  # the prompt is up: keys now go to it
     child.send("half-typed message")
     child.sendintr()
     child.sendline("/projects")
     child.expect("no projects yet")
+    # A multi-line paste is one message.
+    child.send("\x1b[200~create a project called\nPasted Project\x1b[201~")
+    child.send("\r")
+    child.expect("Created and switched to project 'Pasted Project'")
+    child.expect("Who are the users")
     leave(child)
+    # The input history is private.
+    assert oct((home / "input-history").stat().st_mode & 0o777) == "0o600"
 
 
 # -- interruptions: what people say when something else was expected -------------------------
 
 
-def test_requests_in_the_interview_are_answered_not_stored(env, run_cli):
-    child = open_shell(env)
+def test_requests_in_the_interview_are_answered_not_stored(in_process, run_cli):
+    child = in_process()
     say(child, "create a project called Atlas", "Who are the users of Atlas")
     out = say(child, "what projects do I have?", r"\* Atlas \(0 turns", wrong="What problem")
     assert "Your projects" in out
@@ -280,8 +327,8 @@ def test_requests_in_the_interview_are_answered_not_stored(env, run_cli):
     assert cli_json(run_cli, "projects", "show", "Atlas")["metadata"] == {}
 
 
-def test_a_switch_in_the_middle_of_a_question(env, run_cli):
-    child = open_shell(env)
+def test_a_switch_in_the_middle_of_a_question(in_process, run_cli):
+    child = in_process()
     new_project(child, "Beta")
     new_project(child, "Alpha")
     say(child, "help me with the thing", r"Reply with a number.*\s+1\. .*\s+2\. ", wrong=ANSWERED)
@@ -298,12 +345,12 @@ def test_a_switch_in_the_middle_of_a_question(env, run_cli):
     assert all(t["task_id"] is None for t in beta)
 
 
-def test_a_restart_in_the_middle_of_the_interview(env, run_cli):
-    child = open_shell(env)
+def test_a_restart_in_the_middle_of_the_interview(in_process, run_cli):
+    child = in_process()
     say(child, "create a project called Atlas", "Who are the users of Atlas")
     say(child, "first-time buyers", "What problem")
     leave(child)
-    child = open_shell(env)
+    child = in_process()
     child.expect("Project: Atlas")
     # The question left open is put again, so no answer is given to a hidden question.
     child.expect("Still open from last time: What problem are you solving")
@@ -338,10 +385,10 @@ def test_a_whole_spanish_session(env, run_cli):
     leave(child, "salir", bye="Hasta luego")
 
 
-def test_an_uninstalled_provider_by_talking_keeps_the_current_one(env, tmp_path, home):
+def test_an_uninstalled_provider_by_talking_keeps_the_current_one(env, tmp_path, home, in_process):
     # Only the fakes and the system: no codex anywhere on PATH.
     env = {**env, "PATH": os.pathsep.join([str(tmp_path / "bin"), "/usr/bin", "/bin"])}
-    child = open_shell(env)
+    child = in_process(env)
     new_project(child, "Checkout")
     say(child, "use codex from now on", "Codex is not installed", wrong="answers come from")
     out = say(child, "make a journey map of our checkout", "checklist")
@@ -350,8 +397,8 @@ def test_an_uninstalled_provider_by_talking_keeps_the_current_one(env, tmp_path,
     assert (home / "settings.yaml").read_text(encoding="utf-8") == "provider: claude\n"
 
 
-def test_small_talk_on_a_first_run_creates_no_project(env, run_cli):
-    child = open_shell(env)
+def test_small_talk_on_a_first_run_creates_no_project(in_process, run_cli):
+    child = in_process()
     child.expect("No project yet")
     say(child, "hola", "¡Hola! Cuéntame tu proyecto", wrong="creado|created")
     say(child, "how are you?", "ready to work", wrong="creado|created")
@@ -359,8 +406,8 @@ def test_small_talk_on_a_first_run_creates_no_project(env, run_cli):
     assert cli_json(run_cli, "projects", "list") == []
 
 
-def test_delete_this_project_with_si(env, run_cli):
-    child = open_shell(env)
+def test_delete_this_project_with_si(in_process, run_cli):
+    child = in_process()
     new_project(child, "Atlas")
     new_project(child, "Beta")
     say(child, "delete this project", "Delete project 'Beta'")
@@ -369,9 +416,9 @@ def test_delete_this_project_with_si(env, run_cli):
     assert [p["name"] for p in cli_json(run_cli, "projects", "list")] == ["Atlas"]
 
 
-def test_going_back_forking_and_resuming_a_branch(env, run_cli):
+def test_going_back_forking_and_resuming_a_branch(in_process, run_cli):
     """Back by talking (confirmed), a named fork, and the next session opens on it."""
-    child = open_shell(env)
+    child = in_process()
     child.expect("exit to leave")
     new_project(child, "Atlas")
     say(child, "plan a usability test for the checkout", "checklist")
@@ -384,28 +431,28 @@ def test_going_back_forking_and_resuming_a_branch(env, run_cli):
     tree = say(child, "/tree", "you are here")
     assert "(remote)" in tree
     leave(child)
-    child = open_shell(env)
+    child = in_process()
     child.expect("Continuing from turn 6")
     say(child, "¿qué hemos decidido?", "Aún no hay decisiones")
     say(child, "vuelve al turno 4", r"¿Vuelvo al turno 4.*\(sí/no\)")
     say(child, "sí", "Ahora estás en el turno 4")
     say(child, "¿qué hemos decidido?", "use moderated testing")
     leave(child, "salir", bye="Hasta luego")
-    child = open_shell(env)
+    child = in_process()
     child.expect("Sigues desde el turno 4")  # resumed, in the language of the last session
     leave(child, "salir", bye="Hasta luego")
     branches = cli_json(run_cli, "history", "--tree")
     assert branches["current"] is not None
 
 
-def test_comparing_two_providers_and_keeping_one(env, run_cli, tmp_path):
+def test_comparing_two_providers_and_keeping_one(env, run_cli, tmp_path, in_process):
     """Claude and Gemini answer the same request at once; the user keeps one, with why."""
     record = json.loads(Path(recording("run_gemini_stream")).read_text(encoding="utf-8"))
     record["stdout"] = record["stdout"].replace('"Hello from "', '"Gemini thinks "')
     gemini = tmp_path / "gemini-other.json"
     gemini.write_text(json.dumps(record), encoding="utf-8")
     env = {**env, "FAKE_RECORDING_GEMINI": str(gemini)}
-    child = open_shell(env)
+    child = in_process(env)
     new_project(child, "Checkout")
     say(child, "write user stories for saved cards", "checklist")
     out = say(child, "compare with gemini", "Which answer do you keep, 1 or 2")

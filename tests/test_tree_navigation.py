@@ -1,7 +1,9 @@
 """A designer goes back to an earlier turn, forks, and sees the tree, in both languages.
 
-The shell is run for real (scripted: one message per line on stdin), offline,
-on a real SQLite home; the tree is then read with `history --tree --json`.
+The shell is run scripted (one message per line on stdin), offline, on a real
+SQLite home; the tree is then read with `history --tree --json`. The first story
+pipes its script into a real `design-agent` process; the others run the same
+commands in-process (click's CliRunner), which is what they are about.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fixtures.fakes import install_fake, recording
+from fixtures.fakes import install_fake, invoke, recording
 
 from design_agent.memory import Memory
 
@@ -24,15 +26,22 @@ ATLAS = ("create a project called Atlas", "skip", "skip", "skip")
 def run(
     home: Path, *args: str, script: str | None = None, extra: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    return invoke(
+        home, *args, input=script, env={"DESIGN_AGENT_PROVIDER": "offline", **(extra or {})}
+    )
+
+
+def spawn(home: Path, *args: str, script: str) -> subprocess.CompletedProcess[str]:
+    """`design-agent ARGS` as a real process, `script` piped into its standard input."""
     env = {**os.environ, "DESIGN_AGENT_HOME": str(home), "DESIGN_AGENT_PROVIDER": "offline"}
-    env.update(extra or {})
     return subprocess.run(
         [*AGENT, *args], input=script, capture_output=True, text=True, env=env, timeout=60
     )
 
 
-def shell(home: Path, *lines: str, extra: dict[str, str] | None = None) -> str:
-    result = run(home, script="\n".join([*lines, "exit"]) + "\n", extra=extra)
+def shell(home: Path, *lines: str, extra: dict[str, str] | None = None, real: bool = False) -> str:
+    script = "\n".join([*lines, "exit"]) + "\n"
+    result = spawn(home, script=script) if real else run(home, script=script, extra=extra)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -59,6 +68,7 @@ def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home):
         "/branches",
         "why did we choose moderated testing?",
         "/search unmoderated",
+        real=True,
     )
     assert "Now at turn 2 of 'Atlas'" in said
     assert "Started a branch (unmoderated) at turn 2" in said

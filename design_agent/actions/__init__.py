@@ -18,7 +18,9 @@ from design_agent.actions import (  # noqa: F401  (registration by import)
     memory,
     projects,
     providers,
+    report,
     tree,
+    usage,
 )
 from design_agent.actions.base import (
     ANSWERERS,

@@ -25,6 +25,7 @@ Module = Literal[
     "history",
     "catalogue",
     "conversation",
+    "usage",
 ]
 
 

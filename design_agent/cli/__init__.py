@@ -61,9 +61,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.providers:providers",
         "List, check, choose and try the AI CLI providers.",
     ),
+    "serve": (
+        "design_agent.cli.server:serve",
+        "Run the web page and HTTP API for this home until Ctrl-C (or `server stop`).",
+    ),
+    "server": (
+        "design_agent.cli.server:server",
+        "Status, stop and logs of the server `design-agent serve` started for this home.",
+    ),
     "tasks": (
         "design_agent.cli.catalogue:tasks",
         "List and show the design tasks (methods) design-agent knows.",
+    ),
+    "usage": (
+        "design_agent.cli.usage:usage",
+        "Show what the answers used: turns, tokens in/out, cost and time, per group.",
     ),
 }
 

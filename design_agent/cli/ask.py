@@ -62,6 +62,19 @@ if TYPE_CHECKING:
     help="Print what would be sent (command line, system prompt, standard input, tokens "
     "per block) without running the provider or saving anything.",
 )
+@click.option(
+    "--no-server",
+    is_flag=True,
+    help="Run the turn in this process even when 'design-agent serve' is running (by "
+    "default the turn is sent to it, which starts faster).",
+)
+@click.option(
+    "--over-budget",
+    is_flag=True,
+    help="Send it even when the project's monthly budget (budget.monthly_usd) is spent; "
+    "without it such a turn sends nothing and exits 7. Only providers that report a cost "
+    "(Claude Code) count; offline never does.",
+)
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -76,6 +89,8 @@ def ask(
     branch: str | None,
     continuing: bool,
     show_prompt: bool,
+    no_server: bool,
+    over_budget: bool,
 ) -> None:
     """Ask one design question; the answer streams, then a footer line.
 
@@ -90,21 +105,18 @@ def ask(
       echo "journey map for first-time buyers" | design-agent ask --events
       design-agent ask --show-prompt "plan a usability test" --provider gemini
       design-agent ask --from 2 "plan an unmoderated test instead"
+      design-agent ask --no-server "plan a diary study"
     """
+    from design_agent.budget import held_error
     from design_agent.pipeline import Pipeline, TurnRequest
-    from design_agent.providers.resolve import check_provider_name
 
-    text = _read_message(message)
-    if sum(map(bool, (from_turn, branch, continuing))) > 1:
-        raise UsageError("give one of --from TURN, --branch NAME and --continue")
+    text = message_text(_read_message(message))
+    check_start(from_turn, branch, continuing)
     app = app_of(ctx)
     services = app.services()
-    if provider:
-        check_provider_name(provider, services.adapters)
-    if project_name:
-        services.memory.find_project(project_name)  # an unknown project is exit 6 before anything
+    check_names(services, provider, project_name)
     if continuing:
-        echo(Pipeline(services).continue_point(project_name), err=True)
+        echo(continue_line(services, project_name), err=True)
     if show_prompt:
         if files:
             raise UsageError("--show-prompt saves nothing: add the --file briefs first")
@@ -115,9 +127,10 @@ def ask(
         _add_file(services, project_name, path)
     pipeline = Pipeline(services)
     view = TurnView(mode="events" if events else "json" if as_json else "text")
-    request = TurnRequest(text, project_name, provider, tier, from_turn or branch)
+    request = TurnRequest(text, project_name, provider, tier, from_turn or branch, over_budget)
     with cancelling_signals(pipeline.cancel, last=True) as signals:  # Ctrl-C, SIGTERM, SIGHUP
-        signals.end(_show_turn(pipeline, request, view))
+        # A request held by the spent budget (budget.py) sent nothing: exit 7, saying how on.
+        signals.end(_show_turn(pipeline, request, view) or held_error(view.finished))
 
 
 def _show_turn(pipeline: Pipeline, request: TurnRequest, view: TurnView) -> DesignAgentError | None:
@@ -148,10 +161,42 @@ def _read_message(message: str | None) -> str:
         if sys.stdin.isatty():
             raise UsageError('give a message, e.g. design-agent ask "plan a usability test"')
         message = sys.stdin.read()
-    message = (message or "").strip()
+    return message or ""
+
+
+# The checks below are shared with the server's `ask` fast path (server/ask_route.py), so
+# that a turn sent to a running server fails with the same message and exit code.
+
+
+def message_text(message: str) -> str:
+    """The message to ask, stripped (UsageError when nothing is left)."""
+    message = message.strip()
     if not message:
         raise UsageError("the message is empty")
     return message
+
+
+def check_start(from_turn: str | None, branch: str | None, continuing: bool) -> None:
+    """At most one of --from, --branch and --continue."""
+    if sum(map(bool, (from_turn, branch, continuing))) > 1:
+        raise UsageError("give one of --from TURN, --branch NAME and --continue")
+
+
+def check_names(services: Services, provider: str | None, project_name: str | None) -> None:
+    """An unknown provider or project fails before anything is saved (exit 2 / 6)."""
+    from design_agent.providers.resolve import check_provider_name
+
+    if provider:
+        check_provider_name(provider, services.adapters)
+    if project_name:
+        services.memory.find_project(project_name)
+
+
+def continue_line(services: Services, project_name: str | None) -> str:
+    """What --continue says on standard error: the project, turn and branch it goes on from."""
+    from design_agent.pipeline import Pipeline
+
+    return Pipeline(services).continue_point(project_name)
 
 
 def _add_file(services: Services, project_name: str | None, path: Path) -> None:

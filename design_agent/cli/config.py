@@ -57,11 +57,16 @@ def config_set(ctx: click.Context, key: str, value: str) -> None:
     """Validate KEY = VALUE and save it to settings.yaml.
 
     Keys: provider, model, tier (auto|fast|deep), language (auto|en|es),
-    verbosity (brief|normal|detailed), bins.NAME (path of a provider binary).
+    verbosity (brief|normal|detailed), bins.NAME (path of a provider binary),
+    providers.fallback (e.g. claude,gemini,offline: who answers when one cannot),
+    budget.monthly_usd (each project's monthly spend on providers that report cost;
+    "none" removes it).
 
     \b
     Examples:
       design-agent config set provider gemini
+      design-agent config set providers.fallback claude,gemini,codex,offline
+      design-agent config set budget.monthly_usd 20
       design-agent config set bins.claude /opt/claude/bin/claude
     """
     from design_agent.settings import set_setting
@@ -71,6 +76,13 @@ def config_set(ctx: click.Context, key: str, value: str) -> None:
         from design_agent.providers.resolve import check_provider_name
 
         check_provider_name(value, {"offline", *app.raw_catalogue.adapter_files})
+    if key == "providers.fallback":  # the chain: adapter names only (design_agent/fallback.py)
+        from design_agent.providers.resolve import check_provider_name
+
+        for name in filter(None, (n.strip().lower() for n in value.split(","))):
+            if name not in {"none", "null", "-"}:
+                known = {"offline", *app.raw_catalogue.adapter_files}
+                check_provider_name(name, known, allow_auto=False)
     stored = set_setting(app.home, key, value)
     click.echo(f"{key} = {_show(stored)}  (saved to {app.home.settings_file})")
 

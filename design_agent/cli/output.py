@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from design_agent.render import MarkdownStream
 
 # Escape sequences, 7-bit and 8-bit: CSI (colours, cursor, clear screen); OSC, DCS, SOS,
 # PM and APC up to their terminator or the end (title, clipboard); any other ESC pair.
@@ -36,6 +38,33 @@ def console() -> Console:
 
     # soft_wrap: the terminal wraps long lines, so a message is never split by us.
     return Console(highlight=False, soft_wrap=True)
+
+
+class Screen:
+    """Where a turn's view prints: a rich console, and a text stream for plain lines.
+
+    By default this process's own (`console()` and stdout). The server's `ask`
+    fast path gives each request a screen of its own, built for the client's
+    terminal, so the view renders there exactly what it renders here.
+    """
+
+    def __init__(self, rich_console: Console | None = None, file: IO[str] | None = None) -> None:
+        self._console = rich_console
+        self.file = file
+
+    @property
+    def console(self) -> Console:
+        return self._console or console()
+
+    def line(self, text: str) -> None:
+        """One line of data as it is (an event or a JSON object): no cleaning, no style."""
+        click.echo(text, file=self.file)
+
+    def markdown_stream(self) -> MarkdownStream:
+        """A streamed answer's renderer on this screen's console."""
+        from design_agent.render import MarkdownStream
+
+        return MarkdownStream(self.console)
 
 
 def clean_text(text: str, one_line: bool = False) -> str:

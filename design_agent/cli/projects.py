@@ -1,4 +1,5 @@
-"""`design-agent projects`: create, list, switch, rename, delete, show, export and import."""
+"""`design-agent projects`: create, list, switch, rename, delete, show, report, export and
+import."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from design_agent.errors import DesignAgentError, NotFoundError
 from design_agent.logs import EventLog
 from design_agent.memory.lookup import ProjectLookup
 from design_agent.memory.models import Project
+from design_agent.messages import say
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
+    from design_agent.report import ReportFormat
 
 
 def when(moment: datetime | None) -> str:
@@ -238,6 +241,79 @@ def projects_show(ctx: click.Context, name: str | None, as_json: bool) -> None:
     for decision in context.decisions:
         why = f" — {decision.rationale}" if decision.rationale else ""
         out.print(clean_text(f"- {decision.decision}{why}"), markup=False)
+
+
+@projects.command("report")
+@click.argument("name", required=False)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "html", "pdf"]),
+    default="md",
+    show_default=True,
+    help="Markdown, one self-contained HTML page, or PDF (needs headless Chromium).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write here ('-': standard output, md and html only); default: "
+    "NAME-report.FORMAT in the current folder, never replacing a file (-2, -3...).",
+)
+@click.option(
+    "--turns",
+    metavar="N,M,...",
+    help="The answers to include, by the turn numbers 'history --tree' shows "
+    "(default: the latest answer of each method on the current branch).",
+)
+@click.option(
+    "--language",
+    type=click.Choice(["en", "es"]),
+    help="The report's language (default: the language setting, else the project's).",
+)
+@json_option
+@click.pass_context
+def projects_report(
+    ctx: click.Context,
+    name: str | None,
+    fmt: ReportFormat,
+    output: Path | None,
+    turns: str | None,
+    language: str | None,
+    as_json: bool,
+) -> None:
+    """Write a report of project NAME (default: the active one) for stakeholders.
+
+    The project's context (users, problem, constraints, briefs), its decisions
+    with their rationale and date, and the chosen answers, each with its
+    method, specialist, references and checklist; with a table of contents.
+    A PDF is the HTML printed by headless Chromium: without it the command
+    exits with code 4 and says what to install.
+
+    \b
+    Examples:
+      design-agent projects report "Mobile Checkout"
+      design-agent projects report "Mobile Checkout" --format html --turns 2,6
+      design-agent projects report Ledgerly --format pdf -o ledgerly.pdf --language es
+    """
+    from design_agent.report import gather, parse_turns, render, write_report
+    from design_agent.report.data import report_language, saved_node
+
+    app = app_of(ctx)
+    memory = app.memory
+    project = memory.resolve_project(name)
+    lang = report_language(memory, project, app.settings.values.language, language)
+    chosen = parse_turns(turns, lang)
+    data = gather(memory, app.catalogue, project, lang, saved_node(memory, project), chosen)
+    if output == Path("-") and fmt != "pdf":
+        click.echo(render(data, fmt), nl=False)
+        return
+    path = write_report(data, fmt, Path.cwd(), None if output == Path("-") else output)
+    counts = {"answers": len(data.answers), "decisions": len(data.decisions)}
+    if as_json:
+        print_json({"project": project.id, "path": str(path), "format": fmt, **counts})
+        return
+    echo(say("report_written", lang, name=project.name, path=path, **counts))
 
 
 @projects.command("export")

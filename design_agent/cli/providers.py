@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from design_agent.providers.spec import AdapterSpec
 
 DOCTOR_EXIT = {"ready": 0, "not installed": 4, "not logged in": 4, "broken": 5, "not probed": 0}
+LOGIN_MARK = {"logged_in": "yes", "logged_out": "no", "unknown": "?"}  # no probe: "-"
 
 
 @click.group()
@@ -57,10 +58,12 @@ def _adapter(adapters: dict[str, AdapterSpec], name: str) -> AdapterSpec:
 @json_option
 @click.pass_context
 def providers_list(ctx: click.Context, as_json: bool) -> None:
-    """List every provider: installed or not, its version, and the active one (*).
+    """List every provider: installed or not, its version, its login, the active one (*).
 
-    Runs only the bundled CLIs' version flags; your own adapters are shown as
-    "not probed" (try one with `providers doctor NAME`).
+    Runs only the bundled CLIs' version flags and login checks (`claude auth
+    status`, `codex login status`; gemini's settings are read), the login
+    answer cached for 5 minutes; your own adapters are shown as "not probed"
+    (try one with `providers doctor NAME`).
 
     \b
     Example:
@@ -69,7 +72,8 @@ def providers_list(ctx: click.Context, as_json: bool) -> None:
     from design_agent.providers.doctor import list_providers
 
     app = app_of(ctx)
-    infos = list_providers(_adapters(app), app.settings.values)
+    adapters = _adapters(app)
+    infos = list_providers(adapters, app.settings.values, home=app.home)
     if as_json:
         print_json([info.as_json() for info in infos])
         return
@@ -81,15 +85,22 @@ def providers_list(ctx: click.Context, as_json: bool) -> None:
             "yes" if i.installed else "no",
             i.version or ("not probed" if i.installed and not i.probed else "-"),
             (i.binary or "built in") if i.installed else "-",
+            LOGIN_MARK.get(i.login or "", "-"),
         ]
         for i in infos
     ]
-    print_table(None, ["", "name", "provider", "installed", "version", "binary"], rows)
+    columns = ["", "name", "provider", "installed", "version", "binary", "login"]
+    print_table(None, columns, rows)
     missing = [i for i in infos if not i.installed]
     if missing:
         click.echo("\nTo install:")
         for info in missing:
             click.echo(f"  {info.name}: {info.install_hint}")
+    logged_out = [i for i in infos if i.login == "logged_out"]
+    if logged_out:
+        click.echo("\nTo log in:")
+        for info in logged_out:
+            click.echo(f"  {info.name}: {adapters[info.name].login_hint or 'log in to it'}")
 
 
 @providers.command("doctor")
@@ -101,7 +112,7 @@ def providers_list(ctx: click.Context, as_json: bool) -> None:
 @json_option
 @click.pass_context
 def providers_doctor(ctx: click.Context, name: str | None, timeout: float, as_json: bool) -> None:
-    """Check providers: installed, `--version` works, and a tiny request is answered.
+    """Check providers: installed, `--version` works, logged in, a tiny request is answered.
 
     Prints a verdict per provider (ready / not installed / not logged in /
     broken / not probed) with the fix. With NAME, exits 4 or 5 when it is not
@@ -116,16 +127,22 @@ def providers_doctor(ctx: click.Context, name: str | None, timeout: float, as_js
     """
     from design_agent.providers.doctor import diagnose
     from design_agent.providers.resolve import resolve_provider
+    from design_agent.usage_view import with_usage
 
     app = app_of(ctx)
     adapters, settings = _adapters(app), app.settings.values
     names = [_adapter(adapters, name).name] if name else sorted(adapters)
     results = []
     # Probes run side by side; verdicts print in order as soon as each is known.
+    # Usage is read only from a database that exists: doctor never creates one.
+    usage_db = app.memory.db if app.home.database_file.exists() else None
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
         named = name is not None
-        diagnoses = pool.map(lambda n: diagnose(adapters[n], settings, timeout, named=named), names)
+        diagnoses = pool.map(
+            lambda n: diagnose(adapters[n], settings, timeout, named=named, home=app.home), names
+        )
         for diagnosis in diagnoses:
+            diagnosis = with_usage(diagnosis, usage_db)  # this month's, per provider
             results.append(diagnosis)
             if not as_json:
                 _print_diagnosis(diagnosis)
@@ -143,6 +160,8 @@ def _print_diagnosis(diagnosis: Diagnosis) -> None:
     click.echo(f"{mark} {diagnosis.name}: {diagnosis.verdict}{version} - {diagnosis.detail}")
     if diagnosis.fix:
         click.echo(f"   fix: {diagnosis.fix}")
+    if diagnosis.used:
+        click.echo(f"   {diagnosis.used}")
 
 
 @providers.command("use")
@@ -152,6 +171,8 @@ def providers_use(ctx: click.Context, name: str) -> None:
     """Make NAME the active provider (saved to settings.yaml); `auto` picks one.
 
     auto means the first installed of claude, gemini and codex, else offline.
+    A provider that is not installed or not logged in is still made active,
+    with a note saying how to install it or log in.
 
     \b
     Examples:
@@ -169,12 +190,28 @@ def providers_use(ctx: click.Context, name: str) -> None:
             click.echo(
                 f"note: {spec.display_name} is not installed yet: {spec.install_hint}", err=True
             )
+        else:
+            _warn_logged_out(app, spec)
     set_setting(app.home, "provider", name)
     click.echo(f"provider = {name}  (saved to {app.home.settings_file})")
     if os.environ.get("DESIGN_AGENT_PROVIDER", name) != name:
         click.echo(
             "note: DESIGN_AGENT_PROVIDER is set in your environment and overrides this", err=True
         )
+
+
+def _warn_logged_out(app: AppContext, spec: AdapterSpec) -> None:
+    """A logged-out provider is still made active (the user may log in next), with a note."""
+    from design_agent.messages import say
+    from design_agent.providers.login import provider_ready
+
+    ready, login = provider_ready(spec, app.settings.values, None, app.home)
+    if not ready and login is not None:
+        language = app.settings.values.language
+        hint = spec.login_hint or "log in to it"
+        message = say("login_use_warning", language, name=spec.display_name, detail=login.detail,
+                      hint=hint)  # fmt: skip
+        click.echo(message, err=True)
 
 
 @providers.command("test")

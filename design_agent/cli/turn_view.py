@@ -13,15 +13,14 @@ from __future__ import annotations
 import errno
 import json
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import click
-
-from design_agent.cli.output import clean_text, console
+from design_agent.cli.output import Screen, clean_text, console
 from design_agent.events import (
     ActionDone,
     ChoiceNeeded,
     PreferencesLoaded,
+    ProviderFallback,
     QuestionAsked,
     TaskMatched,
     TurnFinished,
@@ -30,14 +29,18 @@ from design_agent.messages import say
 from design_agent.providers.events import TextDelta
 from design_agent.render import MarkdownStream
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 Mode = Literal["text", "events", "json", "gone"]
 
 
 class TurnView:
     """Renders one turn's events; `close()` once the turn has ended."""
 
-    def __init__(self, mode: Mode = "text") -> None:
+    def __init__(self, mode: Mode = "text", screen: Screen | None = None) -> None:
         self.mode = mode
+        self.screen = screen or _own_screen()  # this process's, or a server client's
         self.stream: MarkdownStream | None = None
         self.after: list[str] = []
         self.finished: TurnFinished | None = None
@@ -55,7 +58,7 @@ class TurnView:
 
     def _output(self, event: Any) -> None:
         if self.mode == "events":
-            click.echo(event.model_dump_json())
+            self.screen.line(event.model_dump_json())
         elif self.mode == "text":
             self._show_text(event)
 
@@ -65,36 +68,41 @@ class TurnView:
     def _close(self) -> None:
         if self.mode == "json" and self.finished is not None:
             data = self.finished.model_dump(mode="json")
-            click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+            self.screen.line(json.dumps(data, ensure_ascii=False, indent=2))
         elif self.mode == "text":
             self._end_stream()
             for line in self.after:
-                _print(line)
+                self._print(line)
             self.after = []
             if self.finished is not None and self.finished.task:
-                _print(footer(self.finished, self.matched), style="dim")
+                self._print(footer(self.finished, self.matched), style="dim")
 
     def _show_text(self, event: Any) -> None:
         if isinstance(event, TextDelta):
             if self.stream is None:
-                self.stream = MarkdownStream(console())
+                self.stream = self.screen.markdown_stream()
             self.stream.feed(clean_text(event.text))
         elif isinstance(event, TaskMatched) and event.band == "MEDIUM" and event.alternates:
             names = ", ".join(o.name for o in event.alternates[:3])
-            _print(say("using_medium", self.language, name=event.name, names=names), style="dim")
+            self._print(say("using_medium", self.language, name=event.name, names=names), "dim")
         elif isinstance(event, QuestionAsked):
             self.after.append(say("question_mark", self.language, question=event.question))
         elif isinstance(event, ActionDone):
             self._end_stream()
             if event.action == "conversation.compare" and event.data.get("texts"):
-                show_compared(event.data)
+                show_compared(event.data, self.screen)
             elif event.action == "tree.show" and event.data.get("tree"):
-                show_tree(event.message.splitlines()[0], event.data)
+                show_tree(event.message.splitlines()[0], event.data, self.screen)
             else:
-                _print(event.message)
+                self._print(event.message)
         elif isinstance(event, ChoiceNeeded):
             lines = [event.question, *(f"  {o.number}. {o.name}" for o in event.options)]
-            _print("\n".join(lines))
+            self._print("\n".join(lines))
+        elif isinstance(event, ProviderFallback):  # the fallback chain moved on (fallback.py)
+            self._print(event.message, style="dim")
+
+    def _print(self, text: str, style: str | None = None) -> None:
+        _print(text, style, self.screen)
 
     def _end_stream(self) -> None:
         if self.stream is not None:
@@ -119,7 +127,7 @@ def _unless_gone(view: TurnView, output: Callable[[], None]) -> None:
 SIDE_BY_SIDE_COLUMNS = 160
 
 
-def show_compared(data: dict[str, Any]) -> None:
+def show_compared(data: dict[str, Any], screen: Screen | None = None) -> None:
     """The two answers of /compare as markdown: side by side on a wide terminal, one after
     the other otherwise; each with its provider and footer, then the question."""
     from rich.columns import Columns
@@ -128,7 +136,7 @@ def show_compared(data: dict[str, Any]) -> None:
     from rich.panel import Panel
     from rich.text import Text
 
-    out = console()
+    out = (screen or _own_screen()).console
     parts = [
         Group(Markdown(clean_text(text)), Text(clean_text(foot, one_line=True), style="dim"))
         for text, foot in zip(data["texts"], data["footers"], strict=False)
@@ -145,17 +153,17 @@ def show_compared(data: dict[str, Any]) -> None:
         for part, title in zip(parts, titles, strict=False):
             out.print(Text(f"## {title}", style="bold"))
             out.print(part)
-    _print(str(data.get("question", "")))
+    _print(str(data.get("question", "")), None, screen)
 
 
-def show_tree(title: str, data: dict[str, Any]) -> None:
+def show_tree(title: str, data: dict[str, Any], screen: Screen | None = None) -> None:
     """/tree as a rich Tree: each line of turns under its parent turn, forks as branches."""
     from rich.text import Text
     from rich.tree import Tree
 
     root = Tree(Text(clean_text(title, one_line=True)), guide_style="dim")
     _add_line(root, data["tree"], data.get("current"), str(data.get("here", "you are here")))
-    console().print(root)
+    (screen or _own_screen()).console.print(root)
 
 
 def _add_line(parent: Any, line: dict[str, Any], here: int | None, label_here: str) -> None:
@@ -172,9 +180,24 @@ def _add_line(parent: Any, line: dict[str, Any], here: int | None, label_here: s
             _add_line(item, fork, here, label_here)
 
 
-def _print(text: str, style: str | None = None) -> None:
+def _print(text: str, style: str | None = None, screen: Screen | None = None) -> None:
     """One message in text mode, cleaned of anything a terminal would act on."""
-    console().print(clean_text(text), style=style, markup=False, highlight=False)
+    (screen or _own_screen()).console.print(
+        clean_text(text), style=style, markup=False, highlight=False
+    )
+
+
+class _OwnScreen(Screen):
+    """This process's screen. Its console is made on first use (`--json` and `--events`
+    never load rich) and looked up in this module (so tests can swap it)."""
+
+    @property
+    def console(self) -> Console:
+        return console()
+
+
+def _own_screen() -> Screen:
+    return _OwnScreen()
 
 
 def footer(finished: TurnFinished, matched: TaskMatched | None) -> str:

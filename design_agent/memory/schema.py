@@ -199,5 +199,18 @@ V5: tuple[str, ...] = (
     "CREATE INDEX project_decisions_node ON project_decisions(node_id)",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5}
+# Version 6: what `design-agent usage` reports per answer, as the provider gave it: tokens in
+# and out (the `tokens` column keeps their sum), and the seconds to the first token and in all,
+# in milliseconds. Older turns keep NULL there: "not reported", never a guess. The partial
+# index serves the budget's question before each turn: a project's cost this month.
+V6: tuple[str, ...] = (
+    "ALTER TABLE conversations ADD COLUMN tokens_in INTEGER",
+    "ALTER TABLE conversations ADD COLUMN tokens_out INTEGER",
+    "ALTER TABLE conversations ADD COLUMN first_token_ms INTEGER",
+    "ALTER TABLE conversations ADD COLUMN total_ms INTEGER",
+    "CREATE INDEX conversations_cost ON conversations(project_id, timestamp) "
+    "WHERE cost IS NOT NULL",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5, 6: V6}
 LATEST_VERSION = max(MIGRATIONS)

@@ -2,8 +2,9 @@
 
 Exit codes alone are not trusted: claude exits 0 when interrupted, gemini 0
 after SIGINT. A run succeeded only when its stream's final event says so (for
-the structured formats) and it exited 0. Not-logged-in and rate-limit are
-recognised from each adapter's signatures (the recorded messages in
+the structured formats) and it exited 0. Not-logged-in, quota (checked before
+rate limit: their wording overlaps) and rate-limit are recognised from each
+adapter's signatures (the recorded messages in
 `../shared/providers/`), in the stream's errors, stderr and non-JSON output.
 """
 
@@ -17,6 +18,7 @@ from design_agent.errors import (
     ProviderError,
     ProviderNotAuthenticatedError,
     ProviderOutputError,
+    ProviderQuotaExhaustedError,
     ProviderRateLimitedError,
     ProviderTimeoutError,
 )
@@ -87,6 +89,15 @@ def _signature_error(spec: AdapterSpec, facts: RunFacts) -> ProviderError | None
             + DOCTOR.format(name=spec.name)
         )
         return _error(ProviderNotAuthenticatedError, spec, outcome, message)
+    quota = _match(haystack, spec.quota_signatures)
+    if quota:
+        message = (
+            f"{spec.display_name} has used up its quota or plan limit ({quota}). It comes back "
+            "when the limit resets (see the time above, if given) or with more credit; until "
+            "then switch provider with 'design-agent providers use NAME', or set a fallback "
+            "chain: 'design-agent config set providers.fallback claude,gemini,codex,offline'"
+        )
+        return _error(ProviderQuotaExhaustedError, spec, outcome, message)
     limited = _match(haystack, spec.rate_limit_signatures)
     if limited:
         message = (

@@ -18,7 +18,7 @@ import os
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from design_agent.errors import (
     DesignAgentError,
@@ -29,12 +29,16 @@ from design_agent.errors import (
     ProviderTimeoutError,
 )
 from design_agent.providers.environment import child_environment
+from design_agent.providers.login import LoginState, check_login
 from design_agent.providers.process import run_quick
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.resolve import BinaryLookup, find_binary, resolve_provider
 from design_agent.providers.runner import start
 from design_agent.providers.spec import AdapterSpec, Timeouts
 from design_agent.settings import Settings
+
+if TYPE_CHECKING:
+    from design_agent.paths import HomeLayout
 
 Verdict = Literal["ready", "not installed", "not logged in", "broken", "not probed"]
 VERSION_TIMEOUT = 15.0
@@ -58,6 +62,7 @@ class ProviderInfo:
     active: bool
     install_hint: str
     probed: bool = False  # whether its version command ran (a user's adapter never does here)
+    login: LoginState | None = None  # its login probe (providers/login.py), cached; None: not run
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -98,8 +103,9 @@ def list_providers(
     adapters: Mapping[str, AdapterSpec],
     settings: Settings,
     environ: Mapping[str, str] | None = None,
+    home: HomeLayout | None = None,
 ) -> list[ProviderInfo]:
-    """Every adapter: installed or not, its version, and which one is active."""
+    """Every adapter: installed or not, its version, its login (cached), the active one."""
     try:
         active: str | None = resolve_provider(adapters, settings, environ).name
     except DesignAgentError:  # an unknown provider in settings: nothing is active
@@ -108,8 +114,10 @@ def list_providers(
     lookups = [find_binary(spec, settings, environ) for spec in specs]
     pairs = zip(specs, lookups, strict=True)
     probed = [spec.is_offline or (bool(look.path) and may_run(spec)) for spec, look in pairs]
-    with ThreadPoolExecutor(max_workers=max(1, len(specs))) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, 2 * len(specs))) as pool:
+        logins_later = pool.map(lambda s, k, a: _login_if(s, k, a, home), specs, lookups, probed)
         versions = list(pool.map(_version_if, specs, lookups, probed))
+        logins = list(logins_later)
     return [
         ProviderInfo(
             name=spec.name,
@@ -120,13 +128,25 @@ def list_providers(
             active=spec.name == active,
             install_hint=spec.install_hint,
             probed=ran,
+            login=login,
         )
-        for spec, lookup, version, ran in zip(specs, lookups, versions, probed, strict=True)
+        for spec, lookup, version, ran, login in zip(
+            specs, lookups, versions, probed, logins, strict=True
+        )
     ]
 
 
 def _version_if(spec: AdapterSpec, lookup: BinaryLookup, allowed: bool) -> str | None:
     return version_of(spec, lookup)[0] if allowed else None
+
+
+def _login_if(
+    spec: AdapterSpec, lookup: BinaryLookup, allowed: bool, home: HomeLayout | None
+) -> LoginState | None:
+    """The cached login state, for an adapter list may run (see `may_run`) that has a probe."""
+    if not allowed or spec.is_offline or spec.login is None:
+        return None
+    return check_login(spec, lookup.path, home).state
 
 
 @dataclass(frozen=True)
@@ -140,6 +160,7 @@ class Diagnosis:
     fix: str | None = None
     version: str | None = None
     binary: str | None = None
+    used: str | None = None  # "used: N turns, X tokens, $Y (this month)" (usage_view.py)
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -151,10 +172,15 @@ def diagnose(
     timeout: float = 60.0,
     environ: Mapping[str, str] | None = None,
     named: bool = False,
+    home: HomeLayout | None = None,
 ) -> Diagnosis:
-    """Installed? `--version` works? A minimal request answers? Each failure with its fix.
+    """Installed? `--version` works? Logged in? A minimal request answers? Each failure
+    with its fix.
 
-    A user's adapter is probed only when `named` (see `may_run`).
+    A user's adapter is probed only when `named` (see `may_run`). The login
+    probe is asked afresh (and cached); when it says "logged out" the test
+    request is not sent: it could only fail the same way (or, for codex, hang
+    retrying). Otherwise the real test request still decides "ready".
     """
     base = {"name": spec.name, "display_name": spec.display_name}
     if spec.is_offline:
@@ -170,6 +196,11 @@ def diagnose(
         reinstall = f"reinstall or update it: {spec.install_hint}"
         return Diagnosis(**base, verdict="broken", detail=problem, fix=reinstall,
                          binary=lookup.path)  # fmt: skip
+    login = check_login(spec, lookup.path, home, fresh=True)
+    if login.logged_out:
+        hint = spec.login_hint or "log in to it"
+        return Diagnosis(**base, verdict="not logged in", detail=login.detail, fix=hint,
+                         version=version, binary=lookup.path)  # fmt: skip
     verdict, detail, fix = _probe(spec, settings, timeout, environ)
     return Diagnosis(**base, verdict=verdict, detail=detail, fix=fix, version=version,
                      binary=lookup.path)  # fmt: skip

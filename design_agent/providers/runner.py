@@ -13,9 +13,10 @@ happen: `TierChosen`, then `TextDelta` / `Usage` events, and always a final
 
 `cancel()` may be called from a signal handler or another thread at any
 time; `cancel_all()` cancels every run in progress (a signal that stops
-design-agent stops them all). Stopping the iteration early (break, close)
-kills the process group at once. The offline provider (`offline.OfflineRun`)
-follows the same contract.
+design-agent stops them all). A `RunGroup` cancels only the runs started in
+its scope (one turn's, in a server that runs several turns at once).
+Stopping the iteration early (break, close) kills the process group at
+once. The offline provider (`offline.OfflineRun`) follows the same contract.
 """
 
 from __future__ import annotations
@@ -70,14 +71,64 @@ def start(
 ) -> ProviderRun:
     """A run of `request` through `spec`'s provider (not started until iterated)."""
     if spec.is_offline:
-        return OfflineRun(spec, request)
-    return CliRun(spec, request, find_binary(spec, settings, environ))
+        run: ProviderRun = OfflineRun(spec, request)
+    else:
+        run = CliRun(spec, request, find_binary(spec, settings, environ))
+    group = getattr(_SCOPE, "group", None)
+    if group is not None:
+        group.add(run)
+    return run
 
 
 def cancel_all() -> None:
     """Cancel every CLI run in progress in this process (safe from a signal handler)."""
     for run in list(_LIVE):
         run.cancel()
+
+
+class RunGroup:
+    """The runs started on one thread while the group is in scope (one turn's runs).
+
+    `cancel()` stops them and no other run of the process, and cancels at
+    once any run the scope starts afterwards (until `reset()`).
+    """
+
+    def __init__(self) -> None:
+        self._runs: weakref.WeakSet[ProviderRun] = weakref.WeakSet()
+        self._lock = threading.Lock()
+        self.cancelled = False
+
+    def add(self, run: ProviderRun) -> None:
+        with self._lock:
+            self._runs.add(run)
+            cancelled = self.cancelled
+        if cancelled:
+            run.cancel()
+
+    def cancel(self) -> None:
+        """Cancel every run of the group (safe from a signal handler or another thread)."""
+        self.cancelled = True
+        for run in list(self._runs):
+            run.cancel()
+
+    def reset(self) -> None:
+        """Forget the runs and the cancel: the next turn starts clean."""
+        with self._lock:
+            self._runs = weakref.WeakSet()
+            self.cancelled = False
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        """While the block runs, `start()` on this thread adds its runs to the group."""
+        previous = getattr(_SCOPE, "group", None)
+        _SCOPE.group = self
+        try:
+            yield
+        finally:
+            _SCOPE.group = previous
+
+
+_SCOPE = threading.local()
 
 
 class CliRun(BaseRun):

@@ -65,6 +65,16 @@ DEFAULT_RATE_LIMIT_SIGNATURES = [
     "resource_exhausted",
     "resource exhausted",
 ]
+# Limits that last hours or need a plan change (subscription windows, credits, daily
+# quotas): checked before the rate-limit ones, whose wording often overlaps.
+DEFAULT_QUOTA_SIGNATURES = [
+    "usage limit",
+    "insufficient_quota",
+    "exceeded your current quota",
+    "check your plan and billing",
+    "daily quota",
+    "credit balance is too low",
+]
 
 
 class _Strict(BaseModel):
@@ -107,6 +117,39 @@ class SystemPrompt(_Strict):
         return self
 
 
+class LoginProbe(_Strict):
+    """How to tell, without a model call, whether the CLI is logged in (providers/login.py).
+
+    Either a status command (`args`, e.g. `claude auth status`), read by its
+    exit code, its text or a boolean JSON field; or, for a CLI without one
+    (gemini), its settings file, its environment and its stored credentials.
+    `env_any` also turns a command's "logged out" into "unknown" (a key in
+    the environment may be enough for a headless run).
+    """
+
+    args: list[str] | None = None
+    logged_out_exit: list[int] = Field(default_factory=list)
+    logged_out_text: list[Text] = Field(default_factory=list)
+    json_field: str | None = None
+    settings_file: str | None = None
+    settings_keys: list[Text] = Field(default_factory=list)
+    env_any: list[str] = Field(default_factory=list)
+    oauth_files: list[str] = Field(default_factory=list)
+    timeout: float = Field(default=3.0, gt=0, le=30)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> LoginProbe:
+        if self.args is None and not (self.settings_file or self.env_any or self.oauth_files):
+            raise ValueError("give a status command (args) or settings_file / env_any")
+        if self.args is not None and not (
+            self.logged_out_exit or self.logged_out_text or self.json_field
+        ):
+            raise ValueError("args: needs logged_out_exit, logged_out_text or json_field")
+        if self.settings_keys and not self.settings_file:
+            raise ValueError("settings_keys: needs settings_file")
+        return self
+
+
 class AdapterSpec(_Strict):
     """One AI CLI provider, as declared in its adapter file."""
 
@@ -133,6 +176,8 @@ class AdapterSpec(_Strict):
     rate_limit_signatures: list[Text] = Field(
         default_factory=lambda: list(DEFAULT_RATE_LIMIT_SIGNATURES)
     )
+    quota_signatures: list[Text] = Field(default_factory=lambda: list(DEFAULT_QUOTA_SIGNATURES))
+    login: LoginProbe | None = None  # None: no cheap login check (a turn finds out)
     # Messages meaning the CLI is stuck retrying: stop at once instead of at a timeout.
     stall_signatures: list[Text] = Field(default_factory=list)
     # Set by the loader, never by the file: whether it is one of design-agent's own adapters.

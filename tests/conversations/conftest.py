@@ -8,22 +8,16 @@ from pathlib import Path
 import pytest
 
 from conversations.talk import Conversation
-from design_agent.cli.context import AppContext
 from design_agent.registry import Catalogue
-
-
-@pytest.fixture(scope="session")
-def bundled_catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    """The bundled catalogue, loaded once: a fresh home has no catalogue files of its own, so
-    every test home's catalogue is this one (and its matcher is built once, in-process)."""
-    return AppContext(str(tmp_path_factory.mktemp("catalogue") / "home")).catalogue
 
 
 @pytest.fixture
 def talk(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bundled_catalogue: Catalogue
 ) -> Iterator[Conversation]:
-    """A conversation on a fresh home, answered offline unless a test installs a fake CLI."""
+    """A conversation on a fresh home, answered offline unless a test installs a fake CLI.
+    A fresh home has no catalogue files of its own, so its catalogue is the bundled one
+    (tests/conftest.py: loaded once, its matcher built once, in-process)."""
     conversation = Conversation(home, tmp_path, monkeypatch, bundled_catalogue)
     yield conversation
     conversation.close()

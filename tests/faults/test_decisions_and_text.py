@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from conversations.talk import Conversation
-from fixtures.fakes import claude_run, install_fake
+from fixtures.fakes import claude_run, install_fake, invoke
 
 from design_agent.cli.context import AppContext
 from design_agent.conversation import DecisionProposal, load_state, save_state
@@ -38,10 +38,8 @@ ANSWER_TAG = re.compile(r"</?(?:decision|ask_user)\b")
 
 
 def run(home: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None):
-    environ = {**os.environ, "DESIGN_AGENT_HOME": str(home), **(env or {})}
-    return subprocess.run(
-        [*AGENT, *args], input=stdin, capture_output=True, text=True, env=environ, timeout=60
-    )
+    """`design-agent ARGS` in-process (another process's turn is `start`ed for real)."""
+    return invoke(home, *args, input=stdin, env=env)
 
 
 def start(home: Path, *args: str, env: dict[str, str], stdin: str | None = None):

@@ -15,7 +15,6 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,7 +22,7 @@ from types import SimpleNamespace
 
 import pexpect
 import pytest
-from fixtures.fakes import alive, bundled_adapters, install_fake, pids_in
+from fixtures.fakes import alive, bundled_adapters, install_fake, invoke, pids_in
 from rich.console import Console
 from rich.markdown import Markdown
 
@@ -202,13 +201,14 @@ def test_a_slow_consumer_never_stalls_the_provider_nor_its_idle_timeout(tmp_path
     monkeypatch.setenv("FAKE_RECORDING", str(claude_recording(tmp_path / "run.json", answer)))
     monkeypatch.setenv("FAKE_PIDS", str(tmp_path / "pids"))
     spec = bundled_adapters()["claude"]
-    spec = spec.model_copy(update={"timeouts": Timeouts(first_output=5, idle=0.2, total=20)})
+    # idle=0.4 s, not less: with two test workers per CPU, the fake CLI may wait ~0.2 s for one.
+    spec = spec.model_copy(update={"timeouts": Timeouts(first_output=5, idle=0.4, total=20)})
     settings = Settings(bins={"claude": str(install_fake(tmp_path / "bin", "claude"))})
     run = start(spec, ProviderRequest(prompt="hello"), settings)
     provider_done_while_we_slept = None
     for event in run:
         if isinstance(event, TextDelta) and provider_done_while_we_slept is None:
-            time.sleep(0.6)  # a terminal far slower than the provider (and than idle=0.2 s)
+            time.sleep(1.0)  # a terminal far slower than the provider (and than idle=0.4 s)
             provider_done_while_we_slept = not alive(pids_in(tmp_path / "pids")[0])
     assert provider_done_while_we_slept, "the provider was blocked on a full pipe"
     assert run.result is not None and run.result.status == "ok"
@@ -237,9 +237,6 @@ def test_a_100_kb_answer_through_ask_in_a_terminal_completes_and_is_saved(home, 
     assert child.exitstatus == 0, shown[-2000:]
     assert "score_0(answers)" in shown and f"Step {answer.count('## Step') - 1}:" in shown
     assert "── " in shown.splitlines()[-1]  # the footer, after the whole answer
-    history = subprocess.run(
-        [*command[:3], "history", "--json", "-n", "2"], env=env, capture_output=True, timeout=30
-    )
-    data = json.loads(history.stdout)
+    data = json.loads(invoke(home, "history", "--json", "-n", "2").stdout)  # read in-process
     last = (data["turns"] if isinstance(data, dict) else data)[-1]
     assert last["status"] == "complete" and last["message"] == answer

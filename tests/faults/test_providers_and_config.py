@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from fixtures.fakes import bundled_adapters, install_fake, recording
+from fixtures.fakes import bundled_adapters, install_fake, invoke, recording
 
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.runner import start
@@ -266,7 +266,7 @@ def test_a_20_mb_answer_keeps_memory_bounded_and_stores_2_mb(home, tmp_path):
     assert answer["status"] == "complete" and answer["text"].endswith("[answer cut at 2 MB]")
     maxrss_mb = int(result.stderr.split("maxrss")[-1]) / 1024
     assert maxrss_mb < 160, f"design-agent used {maxrss_mb:.0f} MB for a 20 MB answer"
-    turns = json.loads(agent(home, "history", "--json", "-n", "2").stdout)
+    turns = json.loads(invoke(home, "history", "--json", "-n", "2").stdout)  # read in-process
     stored = (turns["turns"] if isinstance(turns, dict) else turns)[-1]
     assert len(stored["message"].encode("utf-8")) <= ANSWER_LIMIT_BYTES + 100
     assert stored["validation"]["truncated"] is True

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from fixtures.fakes import alive, bundled_adapters, install_fake, pids_in, recording
+from fixtures.fakes import alive, bundled_adapters, install_fake, invoke, pids_in, recording
 
 from design_agent.providers.process import group_members
 from design_agent.providers.request import ProviderRequest
@@ -75,9 +75,8 @@ def start_ask(env: dict[str, str]) -> subprocess.Popen[str]:
 
 
 def last_turn(env: dict[str, str]) -> dict:
-    result = subprocess.run(
-        [*AGENT, "history", "--json", "-n", "5"], capture_output=True, text=True, env=env
-    )
+    """The last turn stored, read afterwards in-process."""
+    result = invoke(Path(env["DESIGN_AGENT_HOME"]), "history", "--json", "-n", "5")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     return (data["turns"] if isinstance(data, dict) else data)[-1]

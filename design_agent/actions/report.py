@@ -1,0 +1,53 @@
+"""The stakeholder report by talking: "make a report of this project for the stakeholders".
+
+`projects.report` writes the report of the active project (or one named) to a
+new file in the current folder, named after the project and never replacing
+another (`ledgerly-report.md`, then `ledgerly-report-2.md`...), in the
+language of the request, and says where it is. The answers are those of the
+conversation's current path (the latest of each method).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import ConfigDict, Field
+
+from design_agent.actions.base import ActionContext, ActionInput, ActionResult, action
+from design_agent.actions.projects import not_found
+from design_agent.memory.models import Project
+from design_agent.report import gather, write_report
+
+
+class MakeReport(ActionInput):
+    """projects.report: a None name means the active project."""
+
+    model_config = ConfigDict(strict=True)
+
+    name: str | None = Field(None, min_length=1, max_length=120)
+    format: Literal["md", "html", "pdf"] = "md"
+
+
+@action("projects", "report", MakeReport)
+def report(data: MakeReport, ctx: ActionContext) -> ActionResult:
+    """Write the report file in the current folder and name its path."""
+    project = ctx.require_project() if data.name is None else _named(data.name, ctx)
+    active = ctx.project is not None and ctx.project.id == project.id
+    node = ctx.state.node if active else None  # another project follows its latest turn
+    services = ctx.services
+    found = gather(services.memory, services.catalogue, project, ctx.pending_language, node)
+    path = write_report(found, data.format, Path.cwd(), environ=services.environ)
+    counts = {"answers": len(found.answers), "decisions": len(found.decisions)}
+    out = {"project": project.id, "path": str(path), "format": data.format, **counts}
+    done = ctx.done(
+        "projects.report", "report_written", out, name=project.name, path=path, **counts
+    )
+    return ActionResult(done)
+
+
+def _named(name: str, ctx: ActionContext) -> Project:
+    found = ctx.services.memory.lookup_project(name)
+    if found.exact is None:
+        raise not_found(name, found.names, ctx)
+    return found.exact

@@ -1,0 +1,52 @@
+"""Usage and budget, by talking: "how much have I spent?", /usage, and the budget question.
+
+`usage.show` reports the active project's answers (or every project's) grouped
+by provider, model, day or project, all time, as `design-agent usage` does.
+The reply to the budget question (`BudgetConfirm`, left by budget.py) is read
+here: "yes" hands the held request back to the pipeline (`budget.confirmed`,
+the request in its data) to run over budget; "no" leaves it unsent.
+"""
+
+from __future__ import annotations
+
+from design_agent.actions.base import ActionContext, ActionInput, ActionResult, action, answers
+from design_agent.conversation import BudgetConfirm
+from design_agent.events import ActionDone
+from design_agent.language import NO, YES, reply_of
+from design_agent.memory.usage import GroupBy, UsageQuery, usage_report
+from design_agent.usage_view import text_table
+
+CONFIRMED = "budget.confirmed"  # the pipeline runs `data["request"]` when it sees this
+
+
+class UsageShow(ActionInput):
+    """Group by provider, model, day or project; every project's answers, or the active one's."""
+
+    by: GroupBy = "provider"
+    all_projects: bool = False
+
+
+@action("usage", "show", UsageShow)
+def show(data: UsageShow, ctx: ActionContext) -> ActionResult:
+    """The usage table as a reply; its figures in `data` (as `usage --json`)."""
+    project = None if data.all_projects else ctx.project
+    query = UsageQuery(by=data.by, project_id=project.id if project else None)
+    report = usage_report(ctx.services.memory.db, query)
+    scope = (
+        ctx.say("usage_scope_project", name=project.name) if project else ctx.say("usage_scope_all")
+    )
+    message = text_table(report, scope, ctx.language)
+    done = ActionDone(action="usage.show", message=message, data=report.model_dump(mode="json"))
+    return ActionResult(done)
+
+
+@answers("budget_confirm")
+def answer_budget(reply: str, pending: BudgetConfirm, ctx: ActionContext) -> ActionResult | None:
+    """ "yes": the held request runs over budget; "no": nothing is sent; else not an answer."""
+    word = reply_of(reply)
+    if word in YES:
+        data = {"request": pending.request}
+        return ActionResult(ctx.done(CONFIRMED, "budget_going_on", data))
+    if word in NO:
+        return ActionResult(ctx.done("budget.declined", "budget_declined"))
+    return None

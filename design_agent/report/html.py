@@ -1,0 +1,107 @@
+"""The report as one self-contained HTML file: the Markdown report rendered safely.
+
+The Markdown (markdown.py) is rendered by markdown-it with raw HTML disabled,
+so every character of model and user text arrives escaped. Links keep only
+http, https and mailto addresses (and the contents' own #anchors); an image
+becomes a link to it, so opening the file requests nothing. Inline CSS only,
+with print styles: each answer starts a new page. A Content-Security-Policy
+forbids any load the page might still attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from design_agent.report.data import ReportData
+from design_agent.report.markdown import to_markdown
+from design_agent.report.outline import slug, title
+
+SAFE_SCHEMES = ("http://", "https://", "mailto:")
+POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+# The report's own headings (h1-h3) get the ids its table of contents links to.
+ANCHORED = ("h1", "h2", "h3")
+
+CSS = """
+:root { color-scheme: light; }
+body { font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: #1d232a; background: #fff; max-width: 52rem; margin: 2rem auto; padding: 0 1.25rem; }
+h1 { font-size: 2rem; margin-bottom: .25rem; }
+h2 { border-bottom: 2px solid #d9dee4; padding-bottom: .25rem; margin-top: 2.5rem; }
+h3 { color: #0b4f6c; margin-top: 2.5rem; border-top: 1px solid #d9dee4; padding-top: 1rem; }
+h2 + h3 { border-top: none; padding-top: 0; margin-top: 1.5rem; }
+h4, h5, h6 { margin-bottom: .35rem; }
+h4 { font-size: 1.15rem; } h5 { font-size: 1.05rem; } h6 { font-size: 1rem; }
+a { color: #0b57d0; }
+blockquote { margin: 1rem 0; padding: .5rem 1rem; background: #f4f6f8;
+  border-left: 4px solid #9aa7b4; }
+pre { background: #f4f6f8; padding: .75rem; overflow-x: auto; white-space: pre-wrap; }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
+li { margin: .15rem 0; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 11pt; }
+  h3 { break-before: page; page-break-before: always; border-top: none; }
+  /* The answers' heading opens the first answer's page rather than a page of its own. */
+  h2:has(+ h3) { break-before: page; page-break-before: always; }
+  h2 + h3 { break-before: avoid; page-break-before: avoid; }
+  h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
+  pre, blockquote, li { break-inside: avoid; }
+  a { color: inherit; }
+}
+@page { margin: 18mm 16mm; }
+"""
+
+
+def to_html(data: ReportData) -> str:
+    """The whole report as one HTML document that loads nothing from anywhere."""
+    body = _renderer().render(to_markdown(data))
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{data.language}">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(title(data).text)}</title>\n<style>{CSS}</style>\n</head>\n"
+        f"<body>\n{body}</body>\n</html>\n"
+    )
+
+
+def safe_link(url: str) -> bool:
+    """Only web and mail addresses, and anchors within the report."""
+    lowered = url.strip().lower()
+    return lowered.startswith(SAFE_SCHEMES) or lowered.startswith("#")
+
+
+def _renderer() -> MarkdownIt:
+    parser = MarkdownIt("commonmark", {"html": False})
+    parser.validateLink = safe_link  # type: ignore[method-assign]
+    parser.add_render_rule("heading_open", _heading_open)
+    parser.add_render_rule("image", _image)
+    return parser
+
+
+def _heading_open(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    token = tokens[idx]
+    if token.tag in ANCHORED and idx + 1 < len(tokens):
+        token.attrSet("id", slug(_plain(tokens[idx + 1])))
+    return str(renderer.renderToken(tokens, idx, options, env))
+
+
+def _image(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """An image as a link to it (its alt text as the label): nothing is fetched."""
+    token = tokens[idx]
+    label = escape(_plain(token) or str(token.attrGet("src") or ""))
+    src = str(token.attrGet("src") or "")
+    if not safe_link(src):
+        return label
+    return f'<a href="{escape(src)}">{label}</a>'
+
+
+def _plain(token: Token) -> str:
+    """The text of an inline token, escapes resolved ("1\\. Plan" -> "1. Plan")."""
+    return "".join(
+        child.content for child in token.children or [] if child.type in ("text", "code_inline")
+    )

@@ -1,0 +1,93 @@
+"""The state one server shares between its routes: home, token, turns, services.
+
+`request.app.state.context` is a `ServerContext`. SQLite connections belong
+to one thread, so every request and every turn opens its own Memory
+(`context.memory()` / `context.services()`); the catalogue, matcher,
+knowledge and adapters are read once and shared (they are not changed after
+loading).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from design_agent.paths import HomeLayout
+
+if TYPE_CHECKING:
+    from design_agent.memory import Memory
+    from design_agent.providers.spec import AdapterSpec
+    from design_agent.registry import Catalogue
+    from design_agent.server.turns import TurnManager
+    from design_agent.session import Services
+
+# Services' cached properties that are the same for every turn of the process.
+SHARED = ("knowledge", "matcher", "adapters", "event_log")
+
+
+@dataclass
+class ServerContext:
+    """One running server: where its home is, its token, its turns."""
+
+    home: HomeLayout
+    token: str
+    host: str = "127.0.0.1"
+    port: int = 0
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    turns: TurnManager = field(init=False)
+    upload_limit_mb: int = 10
+    _shared: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        from design_agent.server.turns import TurnManager
+
+        self.turns = TurnManager(self.services)
+
+    @contextmanager
+    def memory(self) -> Iterator[Memory]:
+        """This thread's own connection to the home's database, closed after the block."""
+        from design_agent.memory import Memory
+
+        memory = Memory.open(self.home.database_file)
+        try:
+            yield memory
+        finally:
+            memory.close()
+
+    def services(self) -> Services:
+        """A turn's services: a fresh Memory (close it: `services.memory.close()`) and the
+        shared catalogue, matcher, knowledge and adapters."""
+        from design_agent.memory import Memory
+        from design_agent.session import Services
+
+        memory = Memory.open(self.home.database_file)
+        services = Services(self.home, self.catalogue(), memory)
+        with self._lock:  # each built once, by the first turn that needs it
+            for name in SHARED:
+                if name not in self._shared:
+                    self._shared[name] = getattr(services, name)
+                services.__dict__[name] = self._shared[name]
+        return services
+
+    def adapters(self) -> dict[str, AdapterSpec]:
+        """The home's provider adapters, bundled and the user's."""
+        with self._lock:
+            if "adapters" not in self._shared:
+                from design_agent.providers.spec import load_adapters
+
+                self._shared["adapters"] = load_adapters(self.catalogue())
+            return self._shared["adapters"]  # type: ignore[no-any-return]
+
+    def catalogue(self) -> Catalogue:
+        """The home's catalogue, read once (ConfigError when a file of it is invalid)."""
+        with self._lock:
+            if "catalogue" not in self._shared:
+                from design_agent.registry import load_catalogue_cached
+
+                self._shared["catalogue"] = load_catalogue_cached(self.home).require_valid()
+            return self._shared["catalogue"]  # type: ignore[no-any-return]

@@ -1,0 +1,49 @@
+"""/api/v1/guides/{guide_id}: a guide (or material) in sections, so a citation such as
+`[test_plan.md > Procedure]` opens its section (anchor = the heading's slug)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+
+from design_agent.errors import ExitCode
+from design_agent.memory.text import slugify
+from design_agent.server.api_errors import ApiError
+from design_agent.server.deps import context_of
+
+router = APIRouter(prefix="/api/v1", tags=["guides"])
+
+# A file name of the catalogue, never a path: no slash, no dot-dot, no hidden file.
+GUIDE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,120}(\.(md|csv|txt))?$")
+_TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+@router.get("/guides/{guide_id}")
+def guide(guide_id: str, request: Request, lang: Literal["en", "es"] = "en") -> dict[str, Any]:
+    """The guide's title and sections (the Spanish companion's where there is one)."""
+    if not GUIDE_ID.match(guide_id):
+        raise ApiError(400, "bad_request", "a guide id is a file name such as test_plan.md")
+    context = context_of(request)
+    catalogue = context.catalogue()
+    name = guide_id if "." in guide_id else f"{guide_id}.md"
+    if name not in catalogue.guides and name not in catalogue.materials:
+        raise ApiError(404, "not_found", f"no guide '{guide_id}'", ExitCode.NOT_FOUND)
+    from design_agent.knowledge import Knowledge
+
+    sections = Knowledge(catalogue).sections(name, lang)
+    titled = _TITLE.search(catalogue.guide_text(name)) if name in catalogue.guides else None
+    return {
+        "guide_id": name,
+        "title": titled.group(1) if titled else name,
+        "sections": [
+            {"title": s.heading, "anchor": slugify(s.heading), "markdown": _body(s.text)}
+            for s in sections
+        ],
+    }
+
+
+def _body(text: str) -> str:
+    """The section's text without the guide's `# Title` line (the page shows the title)."""
+    return _TITLE.sub("", text, count=1).strip() if text.lstrip().startswith("# ") else text

@@ -1,0 +1,165 @@
+"""/api/v1 memory: history, tree, search, decisions and files of the projects.
+
+Each answer is what the matching `--json` command prints, under one key.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Form, Request, UploadFile
+from pydantic import BaseModel, Field
+
+from design_agent.errors import ExitCode
+from design_agent.memory.models import FILE_TYPES
+from design_agent.server.api_errors import ApiError
+from design_agent.server.deps import check_project_id, context_of, jsonable, project_of
+
+router = APIRouter(prefix="/api/v1", tags=["memory"])
+
+MAX_HISTORY = 500
+CHUNK = 1 << 16
+BAD_NAME_CHARS = frozenset('/\\\0:*?"<>|')
+
+
+class DecisionBody(BaseModel):
+    decision: str = Field(min_length=1, max_length=5000)
+    rationale: str = Field(default="", max_length=20000)
+
+
+@router.get("/projects/{project_id}/history")
+def history(project_id: str, request: Request, limit: int = 20, lang: str = "en") -> dict[str, Any]:
+    """The project's latest turns, oldest first (as `history --json`), each answer with its
+    method's name and persona's role in `lang`, for the page's footers."""
+    limit = max(1, min(limit, MAX_HISTORY))
+    context = context_of(request)
+    with context.memory() as memory:
+        turns = memory.recent_turns(project_of(memory, project_id).id, limit)
+    rows = jsonable(turns)
+    catalogue = context.catalogue()
+    for row in rows:
+        task, agent = catalogue.tasks.get(row.get("task_id") or ""), None
+        if row.get("agent_id"):
+            agent = catalogue.agents.get(row["agent_id"])
+        row["task_name"] = task.name.get(lang) if task else None
+        row["agent_role"] = agent.role.get(lang) if agent else None
+    return {"turns": rows}
+
+
+@router.get("/projects/{project_id}/tree")
+def tree(project_id: str, request: Request) -> dict[str, Any]:
+    """The conversation tree, numbered, with the current turn (as `history --tree --json`)."""
+    from design_agent.actions import ActionContext
+    from design_agent.actions.tree import show
+    from design_agent.conversation import load_state
+
+    services = context_of(request).services()
+    try:
+        project = project_of(services.memory, project_id)
+        state = load_state(services.memory, project.id)
+        language = str(state.language or services.settings.values.language)
+        action = ActionContext(services, "es" if language == "es" else "en", project, state)
+        done = show(None, action).done
+    finally:
+        services.memory.close()
+    return done.data or {"tree": {"nodes": []}, "current": None}
+
+
+@router.get("/search")
+def search(
+    request: Request, q: str, project: str | None = None, all: int = 0, limit: int = 20
+) -> dict[str, Any]:
+    """Turns, files and decisions matching `q`, in one project or (all=1) in all of them."""
+    if not q.strip():
+        raise ApiError(400, "bad_request", "give something to search for: ?q=TEXT")
+    if bool(all) == (project is not None):
+        raise ApiError(400, "bad_request", "search one project (?project=ID) or all (?all=1)")
+    limit = max(1, min(limit, 200))
+    with context_of(request).memory() as memory:
+        if all:
+            results = memory.search(q, all_projects=True, limit=limit)
+        else:
+            results = memory.search(q, project_of(memory, str(project)).id, limit=limit)
+    return {"results": jsonable(results)}
+
+
+@router.get("/projects/{project_id}/decisions")
+def list_decisions(project_id: str, request: Request) -> dict[str, Any]:
+    """The project's decisions with their rationale, newest first."""
+    with context_of(request).memory() as memory:
+        items = memory.list_decisions(project_of(memory, project_id).id)
+    return {"decisions": jsonable(items)}
+
+
+@router.post("/projects/{project_id}/decisions", status_code=201)
+def add_decision(project_id: str, body: DecisionBody, request: Request) -> dict[str, Any]:
+    """Record a decision and why (as `decisions add`)."""
+    with context_of(request).memory() as memory:
+        project = project_of(memory, project_id)
+        recorded = memory.add_decision(project.id, body.decision, body.rationale)
+    return jsonable(recorded)  # type: ignore[no-any-return]
+
+
+@router.get("/projects/{project_id}/files")
+def list_files(project_id: str, request: Request) -> dict[str, Any]:
+    """The files added to the project, without their text."""
+    with context_of(request).memory() as memory:
+        items = memory.list_files(project_of(memory, project_id).id)
+    return {"files": jsonable(items)}
+
+
+@router.post("/projects/{project_id}/files", status_code=201)
+async def upload_file(
+    project_id: str, request: Request, file: UploadFile, type: str = Form(default="brief")
+) -> dict[str, Any]:
+    """Add an uploaded brief (text, markdown or PDF) to the project; 413 past the limit."""
+    context = context_of(request)
+    check_project_id(project_id)
+    if type not in FILE_TYPES:
+        raise ApiError(422, "invalid", f"type must be one of: {', '.join(FILE_TYPES)}")
+    name = safe_filename(file.filename or "")
+    limit = context.upload_limit_mb * 1024 * 1024
+    folder = Path(tempfile.mkdtemp(prefix="design-agent-upload-"))
+    try:
+        path = folder / name
+        await _save(file, path, limit)
+        from starlette.concurrency import run_in_threadpool
+
+        return await run_in_threadpool(_add_file, context, project_id, path, type)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def safe_filename(name: str) -> str:
+    """The upload's name if it is a plain file name; 400 for a path or a hidden name."""
+    clean = name.strip()
+    if (
+        not clean
+        or clean.startswith(".")
+        or any(c in BAD_NAME_CHARS or ord(c) < 32 for c in clean)
+        or len(clean) > 200
+    ):
+        raise ApiError(400, "bad_request", "the file name must be a plain name, without a path")
+    return clean
+
+
+async def _save(upload: UploadFile, path: Path, limit: int) -> None:
+    size = 0
+    with path.open("wb") as handle:
+        while chunk := await upload.read(CHUNK):
+            size += len(chunk)
+            if size > limit:
+                message = f"the file is larger than {limit // (1024 * 1024)} MB"
+                raise ApiError(413, "too_large", message, ExitCode.USAGE)
+            handle.write(chunk)
+
+
+def _add_file(context: Any, project_id: str, path: Path, file_type: str) -> dict[str, Any]:
+    with context.memory() as memory:
+        added = memory.add_file(project_of(memory, project_id).id, path, file_type)
+    data = jsonable(added)
+    assert isinstance(data, dict)
+    return data
