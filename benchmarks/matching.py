@@ -36,6 +36,8 @@ from design_agent.routing_eval import load_cases as load_set
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CASE_FILES = (
+    "routing_heldout_4.yaml",
+    "routing_heldout_3.yaml",
     "routing_heldout_2.yaml",
     "routing_heldout.yaml",
     "routing_dev_2.yaml",

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 
 from design_agent import __version__
 from design_agent.server_env import environment_fingerprint
+from design_agent.stdio import write_nowhere
 
 ASK_PATH = "/api/v1/ask"
 CONNECT_TIMEOUT = 0.2
@@ -294,7 +295,7 @@ class RemoteAsk:
 
     def _on_signal(self, signum: int, frame: object) -> None:
         if signum == getattr(signal, "SIGHUP", None) and signum not in self.received:
-            _write_nowhere()  # the terminal is gone
+            write_nowhere()  # the terminal is gone
         self.received.append(signum)
         self.signalled_at = self.signalled_at or time.monotonic()
         if self.turn_id is not None:
@@ -338,19 +339,6 @@ def _write(stream: object, text: object) -> None:
         os.dup2(devnull, stream.fileno())  # type: ignore[attr-defined]
     except OSError:
         pass  # the terminal was closed: the turn goes on to be saved
-
-
-def _write_nowhere() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-    except OSError:
-        return
-    for fd in (1, 2):
-        try:
-            os.dup2(devnull, fd)
-        except OSError:
-            continue
-    os.close(devnull)
 
 
 class HttpReader:

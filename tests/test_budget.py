@@ -18,7 +18,6 @@ import yaml
 from conversations.talk import ANY_TASK, Conversation
 from fixtures.fakes import install_fake, recording
 
-from design_agent.cli.context import AppContext
 from design_agent.errors import ExitCode
 from design_agent.registry import Catalogue
 from design_agent.settings import set_setting
@@ -29,17 +28,15 @@ PERSONAS = "create personas for small accountants"
 ANSWER = "Hello from fake server"  # the recorded Claude answer
 
 
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    return AppContext(str(tmp_path_factory.mktemp("catalogue") / "home")).catalogue
-
-
 @pytest.fixture
 def talk(
-    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, catalogue: Catalogue
+    home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    bundled_catalogue: Catalogue,
 ) -> Iterator[Conversation]:
     """Atlas, answered by the fake Claude; the fake writes what it was sent to FAKE_LOG."""
-    conversation = Conversation(home, tmp_path, monkeypatch, catalogue)
+    conversation = Conversation(home, tmp_path, monkeypatch, bundled_catalogue)
     conversation("create project Atlas", reply="Who are the users", pending="interview")
     conversation("cancel", reply="", pending=None)
     conversation.use("claude", recording("run_claude_stream_stdin"), log=str(tmp_path / "sent"))

@@ -1,17 +1,21 @@
 """Routing measured on messages in users' own voices, with calibrated bands.
 
-Five sets, each about half Spanish, each with messages that ask for no method:
+Seven sets, each about half Spanish, each with messages that ask for no method:
 
-- tests/data/routing_heldout_2.yaml (646 messages, 75% never naming the method) is
-  the fourth set written by someone else from the task descriptions only, committed
-  before the routing changes it measures and evaluated once, after them: its floors
-  are what the matcher reached on phrasings it had never seen, so a change that
-  makes routing worse on unseen messages fails here. Never tune on it.
-- tests/data/routing_dev.yaml (595), routing_dev_2.yaml (589) and
-  routing_heldout.yaml (560) were the first three held-out sets, written the same
-  way and each evaluated once as such (84.7/95.3/96.6, 87.0/94.2/99.2 and
-  90.9/98.2/98.4); their misses were then read for failure classes, fixed with
-  general mechanisms (never by copying phrasings).
+- tests/data/routing_heldout_4.yaml (483 messages, 70% never naming the method) is
+  the sixth set written by someone else from the task descriptions only (a hand that
+  read no code and no other set), committed before its single evaluation: its floors
+  are what the matcher reached on phrasings it had never seen. Never tune on it.
+- tests/data/routing_heldout_3.yaml (493, 71%) was the fifth such set; at its single
+  evaluation it read 93.5% / 97.7% / 99.6% (225 HIGH), no no-method message at HIGH.
+  Its misses named one failure class, people changing their mind mid-message ("a
+  survey... actually no, 1:1 conversations"), fixed as a mechanism (RETRACTIONS and
+  ABANDONED_PLANS in language.py); it is a dev set since.
+- tests/data/routing_heldout_2.yaml (646), routing_dev.yaml (595),
+  routing_dev_2.yaml (589) and routing_heldout.yaml (560) were the first four
+  held-out sets, written the same way and each evaluated once as such (84.7/95.3/96.6,
+  87.0/94.2/99.2, 90.9/98.2/98.4 and 96.0/99.7/99.6); their misses were then read for
+  failure classes, fixed with general mechanisms (never by copying phrasings).
 - tests/data/routing_tuning.yaml holds the messages the routing mechanisms were
   first tuned on (false friends, negation, a head request with details, needs
   without the method's name, everyday words, no method at all).
@@ -21,22 +25,16 @@ HIGH precision (the share of HIGH answers that are right: HIGH proceeds
 without asking, so it must almost never be wrong) and the share of messages
 asking for no method that came out HIGH (must be none).
 
-Targets, measured on the held-out set (its one evaluation), and where they stand:
-- top-1 >= 92%: met (96.0%; 99.3% on messages that name the method, 94.9% on
-  those that only describe the need; English 98.8%, Spanish 93.9%).
-- top-3 >= 99%: met (99.7%).
-- HIGH precision >= 98%: met (99.6%, 247 HIGH; MEDIUM answers are right 93.6% of
-  the time, LOW 66.7%).
-  After that evaluation the conversation suite caught a regression ("ahora crea
-  personas de usuario" no longer HIGH): the phrase weight went back to 0.5 and the
-  Spanish prose lost its false friends. The set now reads 96.2% / 99.7% / 99.6%
-  (260 HIGH); it was not looked at to make that change.
-- no message that asks for no method at HIGH: NOT met (1 of 70: "eres un bot o una
-  persona?" -> conversational design; see NO_METHOD_HIGH_ALLOWED).
+Targets, measured on the newest held-out set (routing_heldout_4, its one evaluation):
+- top-1 >= 92%: met (94.1%).
+- top-3 >= 99%: met (99.3%).
+- HIGH precision >= 98%: met (99.5%, 222 HIGH).
+- no message that asks for no method at HIGH: met (0 of 62; 2 MEDIUM). Routed as a
+  turn is (meta-requests first, tests/test_routing_routed.py) the figures are the same.
 - match p95 < 2 ms at 1,000 tasks (benchmarks/matching.py): met.
-The fourth set came out easier than the third did at its single evaluation
-(90.9%); the earlier sets, now dev sets, reach 88.7-93.2% top-1, so expect
-unseen phrasings to land between the two.
+The one no-method message the matcher alone still puts at HIGH in an older set ("eres
+un bot o una persona?", routing_heldout_2) never reaches it in a turn: it is small
+talk, answered before any method is matched (NO_METHOD_HIGH_ALLOWED).
 """
 
 from __future__ import annotations
@@ -61,6 +59,10 @@ class Floor:
 # What the matcher reaches, rounded down by at most a point; never lower these without
 # measuring, and raise them when the matcher gets better.
 FLOORS = {
+    # Held out, evaluated once: 94.1% / 99.3% / 99.5% (222 HIGH).
+    "routing_heldout_4.yaml": Floor(top1=0.935, top3=0.99, high_precision=0.99),
+    # Fifth set, once held out (93.5% / 97.7% / 99.6%): 94.2% / 97.9% / 100% (224 HIGH).
+    "routing_heldout_3.yaml": Floor(top1=0.935, top3=0.975, high_precision=0.99),
     # Held out, evaluated once after the routing changes: 96.0% / 99.7% / 99.6% (247 HIGH);
     # 96.2% / 99.7% / 99.6% (260 HIGH) after the fix the conversation suite asked for.
     "routing_heldout_2.yaml": Floor(top1=0.955, top3=0.99, high_precision=0.99),
@@ -76,7 +78,14 @@ FLOORS = {
 }
 # Sets written by an independent hand are large; the tuning set is smaller.
 LARGE_SETS = frozenset(
-    {"routing_heldout_2.yaml", "routing_heldout.yaml", "routing_dev.yaml", "routing_dev_2.yaml"}
+    {
+        "routing_heldout_4.yaml",
+        "routing_heldout_3.yaml",
+        "routing_heldout_2.yaml",
+        "routing_heldout.yaml",
+        "routing_dev.yaml",
+        "routing_dev_2.yaml",
+    }
 )
 # No-method messages known to come out HIGH, per set: a measured miss, not a licence. The
 # held-out one was seen at its single evaluation and is left unfixed there on purpose.

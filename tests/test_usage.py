@@ -21,7 +21,6 @@ import pytest
 from conversations.talk import Conversation
 from fixtures.fakes import recording
 
-from design_agent.cli.context import AppContext
 from design_agent.memory import Memory
 from design_agent.memory.db import connect
 from design_agent.memory.usage import UsageQuery, usage_report
@@ -36,16 +35,14 @@ TEST_PLAN = "plan a usability test for the new checkout"
 CLAUDE_COST = 0.00047999999999999996
 
 
-@pytest.fixture(scope="module")
-def catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    return AppContext(str(tmp_path_factory.mktemp("catalogue") / "home")).catalogue
-
-
 @pytest.fixture
 def talk(
-    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, catalogue: Catalogue
+    home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    bundled_catalogue: Catalogue,
 ) -> Iterator[Conversation]:
-    conversation = Conversation(home, tmp_path, monkeypatch, catalogue)
+    conversation = Conversation(home, tmp_path, monkeypatch, bundled_catalogue)
     yield conversation
     conversation.close()
 

@@ -17,7 +17,6 @@ from pydantic import ConfigDict, Field
 from design_agent.actions.base import ActionContext, ActionInput, ActionResult, action
 from design_agent.actions.projects import not_found
 from design_agent.memory.models import Project
-from design_agent.report import gather, write_report
 
 
 class MakeReport(ActionInput):
@@ -32,6 +31,10 @@ class MakeReport(ActionInput):
 @action("projects", "report", MakeReport)
 def report(data: MakeReport, ctx: ActionContext) -> ActionResult:
     """Write the report file in the current folder and name its path."""
+    # Imported here: the report's renderers (markdown-it, the HTML template) cost every
+    # command's start otherwise.
+    from design_agent.report import gather, write_report
+
     project = ctx.require_project() if data.name is None else _named(data.name, ctx)
     active = ctx.project is not None and ctx.project.id == project.id
     node = ctx.state.node if active else None  # another project follows its latest turn

@@ -11,7 +11,6 @@ SIGHUP the terminal is gone, so output goes to /dev/null from then on.
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -19,6 +18,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 from design_agent.errors import CancelledError, DesignAgentError, ExitCode
+from design_agent.stdio import write_nowhere
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -33,7 +33,7 @@ class TurnSignals:
     def handle(self, signum: int, frame: FrameType | None) -> None:
         """The handler: note the signal and cancel the turn (again: it is idempotent)."""
         if signum == signal.SIGHUP and signum not in self.received:
-            _write_nowhere()
+            write_nowhere()
         self.received.append(signum)
         self._cancel()
 
@@ -93,17 +93,3 @@ def cancelling_signals(cancel: Callable[[], None], last: bool) -> Iterator[TurnS
         ending = signals.ending or (last and bool(signals.received))
         for sig, handler in previous.items():
             signal.signal(sig, signal.SIG_IGN if ending else handler)
-
-
-def _write_nowhere() -> None:
-    """The terminal was closed: writing to it fails (EIO), so write to /dev/null."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-    except OSError:
-        return
-    for fd in (1, 2):
-        try:
-            os.dup2(devnull, fd)
-        except OSError:
-            continue
-    os.close(devnull)
