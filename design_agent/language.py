@@ -645,6 +645,9 @@ ABANDONED_PLANS = (
 )
 ABANDONED_ENDS = word_list("but pero")
 ABANDONED_MAX_WORDS = 12
+_RETRACTIONS_BY_FIRST = {c[0]: [d for d in RETRACTIONS if d[0] == c[0]] for c in RETRACTIONS}
+_PLANS_BY_FIRST = {c[0]: [d for d in ABANDONED_PLANS if d[0] == c[0]] for c in ABANDONED_PLANS}
+_CHANGE_FIRST_WORDS = frozenset(_RETRACTIONS_BY_FIRST) | frozenset(_PLANS_BY_FIRST)
 # A negation's scope ends at a contrast, not at a preposition: "no quiero comparar con la
 # competencia" rejects the comparison with competitors.
 NEGATION_BREAKS = word_list(
@@ -936,22 +939,24 @@ def _changed_mind(words: list[str], index: list[int]) -> set[int]:
     spoken = [(i, w) for i, w in enumerate(words) if w]
     plain = [w for _, w in spoken]
     taken: set[int] = set()
-    for at in range(len(plain)):
-        if any(_starts_with(plain, at, cue) for cue in RETRACTIONS):
+    for at, word in enumerate(plain):
+        if word not in _CHANGE_FIRST_WORDS:  # most words start no cue: one set lookup
+            continue
+        if any(_starts_with(plain, at, cue) for cue in _RETRACTIONS_BY_FIRST.get(word, ())):
             taken.update(index[spoken[i][0]] for i in range(at))
-        for plan in ABANDONED_PLANS:
-            if _starts_with(plain, at, plan):
-                end = next(
-                    (
-                        j
-                        for j in range(at, min(len(plain), at + ABANDONED_MAX_WORDS))
-                        if plain[j] in ABANDONED_ENDS
-                    ),
-                    None,
-                )
-                if end is not None:
-                    taken.update(index[spoken[i][0]] for i in range(at, end))
+        if any(_starts_with(plain, at, plan) for plan in _PLANS_BY_FIRST.get(word, ())):
+            end = _abandoned_end(plain, at)
+            if end is not None:
+                taken.update(index[spoken[i][0]] for i in range(at, end))
     return taken
+
+
+def _abandoned_end(plain: list[str], at: int) -> int | None:
+    """Where the "but" that gives up the plan starting at `at` is, if near enough."""
+    for j in range(at, min(len(plain), at + ABANDONED_MAX_WORDS)):
+        if plain[j] in ABANDONED_ENDS:
+            return j
+    return None
 
 
 def _word_indices(tokens: list[str]) -> list[int]:
