@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
@@ -27,6 +27,17 @@ def _language(ctx: click.Context) -> str:
     except Exception:  # a broken settings file must not stop `server stop`
         return "en"
     return "es" if language == "es" else "en"
+
+
+def _running(ctx: click.Context, info: dict[str, Any] | None, language: str) -> dict[str, Any]:
+    """The server's record; with none running, say so and exit 6."""
+    if info is None:
+        from design_agent.messages import say
+
+        click.echo(say("server_not_running", language))
+        ctx.exit(int(ExitCode.NOT_FOUND))
+    assert info is not None
+    return info
 
 
 @click.command()
@@ -148,11 +159,7 @@ def server_status(ctx: click.Context, show_token: bool, as_json: bool) -> None:
     from design_agent.server.lifecycle import live_server, url_of
 
     language = _language(ctx)
-    info = live_server(app_of(ctx).home)
-    if info is None:
-        click.echo(say("server_not_running", language))
-        ctx.exit(int(ExitCode.NOT_FOUND))
-    assert info is not None
+    info = _running(ctx, live_server(app_of(ctx).home), language)
     if as_json:
         print_json(info if show_token else {k: v for k, v in info.items() if k != "token"})
         return
@@ -173,11 +180,7 @@ def server_stop(ctx: click.Context) -> None:
     from design_agent.server.lifecycle import stop_server
 
     language = _language(ctx)
-    info = stop_server(app_of(ctx).home)
-    if info is None:
-        click.echo(say("server_not_running", language))
-        ctx.exit(int(ExitCode.NOT_FOUND))
-    assert info is not None
+    info = _running(ctx, stop_server(app_of(ctx).home), language)
     click.echo(say("server_stopped", language, pid=info["pid"]))
 
 

@@ -12,9 +12,9 @@ happen: `TierChosen`, then `TextDelta` / `Usage` events, and always a final
   (ProviderNotInstalledError ... ProviderOutputError; exit codes 4 and 5).
 
 `cancel()` may be called from a signal handler or another thread at any
-time; `cancel_all()` cancels every run in progress (a signal that stops
-design-agent stops them all). A `RunGroup` cancels only the runs started in
-its scope (one turn's, in a server that runs several turns at once).
+time. A `RunGroup` cancels the runs started in its scope and no others (one
+turn's, in a server that runs several turns at once; a signal cancels the
+turn's group).
 Stopping the iteration early (break, close) kills the process group at
 once. The offline provider (`offline.OfflineRun`) follows the same contract.
 """
@@ -78,12 +78,6 @@ def start(
     if group is not None:
         group.add(run)
     return run
-
-
-def cancel_all() -> None:
-    """Cancel every CLI run in progress in this process (safe from a signal handler)."""
-    for run in list(_LIVE):
-        run.cancel()
 
 
 class RunGroup:
@@ -158,13 +152,11 @@ class CliRun(BaseRun):
         remove_stale()  # left by a design-agent killed with -9
         workdir = make_scratch()
         spawn_error: ProviderError | None = None
-        _LIVE.add(self)
         try:
             yield from self._stream(workdir)
         except ProviderError as e:  # raised only while spawning
             spawn_error = e
         finally:
-            _LIVE.discard(self)
             if self._pump is not None:
                 self._pump.close()
             _remove_scratch(workdir)
@@ -223,9 +215,6 @@ class CliRun(BaseRun):
         if error is not None:
             yield from self._fail(error, outcome.returncode)
         yield self._done("ok")
-
-
-_LIVE: weakref.WeakSet[CliRun] = weakref.WeakSet()
 
 
 def _write_scratch(path: Path, text: str) -> None:
