@@ -53,7 +53,8 @@ class BudgetSpentError(DesignAgentError):
 class BudgetStatus(BaseModel):
     """A project's spend this calendar month against the monthly budget (US dollars)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built when first used: only a project with a budget and a provider that reports cost needs it.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     project_id: str
     spent_usd: float

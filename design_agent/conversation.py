@@ -32,7 +32,7 @@ NO_PROJECT = "-"  # the key of the state kept before any project exists
 
 
 class _Pending(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     asked_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
     language: Literal["en", "es"] = "en"
@@ -102,7 +102,7 @@ class Interview(_Pending):
 
 
 class ProposedDecision(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     decision: str = Field(min_length=1, max_length=500)
     rationale: str = Field("", max_length=2000)
@@ -145,7 +145,7 @@ Pending = Annotated[
 class LastAnswer(BaseModel):
     """What the last design answer was, so "make it shorter" can answer it again."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     task_id: str
     score: float | None = None
@@ -159,7 +159,7 @@ class LastAnswer(BaseModel):
 class ConversationState(BaseModel):
     """Everything a turn needs to know about the conversation so far, for one project."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     project_id: str = NO_PROJECT
     pending: Pending | None = None

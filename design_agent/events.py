@@ -13,8 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from design_agent.validation import Validation
 
 
+# Every event model is built (its validator and serializer made) when first used, not at
+# import: a process makes only some of them, and building them all is a good part of start-up.
 class PipelineEvent(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class StepEvent(PipelineEvent):
@@ -47,7 +49,7 @@ class IntentDetected(StepEvent):
 
 
 class TaskOption(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     number: int
     task_id: str

@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from design_agent import intent_starts
 from design_agent.actions.envelope import ActionEnvelope
 from design_agent.language import (
     ACKNOWLEDGEMENTS,
@@ -56,6 +57,7 @@ from design_agent.language import (
     original_span,
     words,
 )
+from design_agent.lazy_regex import LazyPattern
 
 __all__ = ["MAX_MESSAGE", "detect_action"]
 
@@ -205,7 +207,19 @@ def phrase_in(plain: str, phrases: frozenset[str]) -> bool:
         return True
     if len(plain) < 5:
         return False
-    return any(p[:1] == plain[:1] and len(p) >= 5 and one_typo(plain, p) for p in phrases)
+    near = _by_first_letter(phrases).get(plain[0], ())
+    return any(abs(len(p) - len(plain)) <= 1 and one_typo(plain, p) for p in near)
+
+
+@lru_cache(maxsize=256)
+def _by_first_letter(phrases: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The phrases of 5+ letters by their first letter (a typo is never the first one):
+    each message is read against many lists of hundreds of phrases."""
+    index: dict[str, list[str]] = {}
+    for phrase in phrases:
+        if len(phrase) >= 5:
+            index.setdefault(phrase[0], []).append(phrase)
+    return {letter: tuple(found) for letter, found in index.items()}
 
 
 def one_typo(word: str, target: str) -> bool:
@@ -248,7 +262,9 @@ def corrected(
     pos = 0
     for match in re.finditer(r"\b[a-z]{5,}\b", folded):
         word = match.group()
-        near = [w for w in vocab.get(word[0], ()) if one_typo(word, w)]
+        near = [
+            w for w in vocab.get(word[0], ()) if abs(len(w) - len(word)) <= 1 and one_typo(word, w)
+        ]
         if word in near or len(near) != 1:
             continue
         out.append(folded[pos : match.start()])
@@ -262,12 +278,12 @@ def corrected(
     return "".join(out), mapped
 
 
-def full(pattern: str) -> re.Pattern[str]:
+def full(pattern: str, starts: tuple[str, ...]) -> LazyPattern:
     """A pattern read against the whole request, polite tail allowed."""
-    return re.compile(rf"(?:{pattern}){_TAIL}")
+    return LazyPattern(rf"(?:{pattern}){_TAIL}", starts=starts)
 
 
-def match_body(said: Said, patterns: Iterable[re.Pattern[str]]) -> re.Match[str] | None:
+def match_body(said: Said, patterns: Iterable[LazyPattern]) -> re.Match[str] | None:
     """The first pattern that matches the whole request (from its start)."""
     for pattern in patterns:
         found = pattern.fullmatch(said.folded, said.start)
@@ -276,7 +292,7 @@ def match_body(said: Said, patterns: Iterable[re.Pattern[str]]) -> re.Match[str]
     return None
 
 
-def match_plain(plain: str, patterns: Iterable[re.Pattern[str]]) -> re.Match[str] | None:
+def match_plain(plain: str, patterns: Iterable[LazyPattern]) -> re.Match[str] | None:
     for pattern in patterns:
         found = pattern.fullmatch(plain)
         if found:
@@ -342,7 +358,7 @@ def small_talk_kinds(words: list[str]) -> list[str] | None:
     return None
 
 
-_HOW_TO = re.compile(
+_HOW_TO = LazyPattern(
     r"(?:how|how do i|how can i|how should i|how do we|how can we|how do you|how to|can i|can we"
     r"|is it possible to|como|como puedo|como se|como podemos|como hago para|puedo|se puede"
     r"|podemos) (?:create|start|make|add|switch|change|delete|remove|rename|upload|attach|use"
@@ -351,7 +367,8 @@ _HOW_TO = re.compile(
     r"|anotar|anoto|adjuntar|adjunto)(?: (?:a|an|the|my|another|un|una|el|la|mi|otro|otra|de"
     r"|los|las|mis|new|nuevo|nueva|de|del)){0,3} (?:project|projects|proyecto|proyectos|provider"
     r"|providers|proveedor|proveedores|model|modelo|ai|ia|file|files|archivo|archivos|fichero"
-    r"|brief|decision|decisions|decisiones|history|historial|language|idioma)(?: (?:here|aqui))?"
+    r"|brief|decision|decisions|decisiones|history|historial|language|idioma)(?: (?:here|aqui))?",
+    starts=intent_starts.HOW_TO,
 )
 
 
@@ -375,7 +392,7 @@ _TOO = (
 _ES_VERB = r"(?:hazlo|hazla|hazme|hazmelo|ponlo|escribelo|dejalo|dimelo|dame|haz|que sea|lo quiero)"
 
 _BRIEF = [
-    re.compile(p)
+    LazyPattern(p, starts=intent_starts.BRIEF)
     for p in (
         rf"(?:make|keep|write|do|give me|redo|rewrite|say|put){_OBJECT}{_DEGREE} (?:shorter"
         rf"|briefer|more concise|more brief|concise|brief|short|tighter|simpler|more succinct"
@@ -400,7 +417,7 @@ _BRIEF = [
     )
 ]
 _DETAILED = [
-    re.compile(p)
+    LazyPattern(p, starts=intent_starts.DETAILED)
     for p in (
         rf"(?:make|give me|write|do|redo|rewrite|say|put){_OBJECT}{_DEGREE} (?:longer"
         rf"|more detailed|more thorough|more in depth|deeper|fuller|more complete|detailed"
@@ -432,8 +449,10 @@ _DETAILED = [
     )
 ]
 _LANGUAGE_NAME = r"(?P<lang>spanish|english|espanol|ingles|castellano)"
+# Every pattern below names the language: a message that does not is not read against them.
+_LANGUAGE_NAMES = ("spanish", "english", "espanol", "ingles", "castellano")
 _LANGUAGE = [
-    re.compile(p)
+    LazyPattern(p, needles=_LANGUAGE_NAMES)
     for p in (
         r"(?:(?:say|write|answer|respond|reply|give|tell|explain|redo|repeat|put|do|send|show"
         r"|give me|show me|can i have|i want|i d like|i need)(?: it| that| this| me| the answer"
@@ -456,7 +475,9 @@ _LANGUAGE = [
         rf"{_LANGUAGE_NAME}",
     )
 ]
-_LANGUAGE_AFTER = re.compile(rf"(?P<before>.+?) (?:in|into|en|al|a) {_LANGUAGE_NAME}")
+_LANGUAGE_AFTER = LazyPattern(
+    rf"(?P<before>.+?) (?:in|into|en|al|a) {_LANGUAGE_NAME}", needles=_LANGUAGE_NAMES
+)
 _LANGUAGE_CODES = {"spanish": "es", "espanol": "es", "castellano": "es"}
 
 
@@ -477,7 +498,7 @@ _RETRY = (
 def retry_rule(said: Said) -> ActionEnvelope | None:
     """ "try that again with gemini", "¿qué diría codex?": the last request, answered again
     by another provider, on a branch beside the first answer."""
-    if not said.providers:
+    if not names_a_provider(said):
         return None
     names = "|".join(re.escape(p) for p in sorted(said.providers, key=len, reverse=True))
     provider = rf"(?P<p>{names})"
@@ -497,7 +518,7 @@ _COMPARE = (
 
 def compare_rule(said: Said) -> ActionEnvelope | None:
     """ "compare with codex", "compara claude y gemini": the last request on two providers."""
-    if not said.providers:
+    if not names_a_provider(said):
         return None
     names = "|".join(re.escape(p) for p in sorted(said.providers, key=len, reverse=True))
     for pattern in _COMPARE:
@@ -507,6 +528,12 @@ def compare_rule(said: Said) -> ActionEnvelope | None:
             named = [found.group("p"), *([found.group("q")] if "q" in found.groupdict() else [])]
             return make("conversation", "compare", providers=named)
     return None
+
+
+def names_a_provider(said: Said) -> bool:
+    """Whether an adapter's name is in the request, as every retry and compare pattern
+    needs: without one they are not built and compiled for it."""
+    return any(name in said.plain for name in said.providers)
 
 
 def rerender_rule(said: Said) -> ActionEnvelope | None:
@@ -547,8 +574,9 @@ def rerender_part(plain: str) -> tuple[str | None, str | None] | None:
 
 _EXT = "|".join(sorted(FILE_EXTENSIONS, key=len, reverse=True))
 _QUOTES = "\"'“”‘’«»`"
-_QUOTED_PATH = re.compile(
-    rf"(?<![^\s:(,=¿¡])[{_QUOTES}](?P<path>[^{_QUOTES}]{{1,400}}?)[{_QUOTES}](?=$|[\s.,;:!?)])"
+_QUOTED_PATH = LazyPattern(
+    rf"(?<![^\s:(,=¿¡])[{_QUOTES}](?P<path>[^{_QUOTES}]{{1,400}}?)[{_QUOTES}](?=$|[\s.,;:!?)])",
+    needles=tuple(_QUOTES),
 )
 # After "<" a slash closes a tag ("</decision>"): it does not start a path.
 _PATH_START = re.compile(
@@ -556,9 +584,9 @@ _PATH_START = re.compile(
     rf"(?=[\w.~-])|(?=[\w-][\w.-]*(?:[/\\][\w. -]*?)*\.(?:{_EXT})(?![\w-])))",
     re.IGNORECASE,
 )
-_EXT_END = re.compile(rf"\.(?:{_EXT})(?=$|[\s,;:!?)]|\.(?:\s|$))", re.IGNORECASE)
-_HAS_EXT = re.compile(rf"\.(?:{_EXT})$", re.IGNORECASE)
-_JOINERS = re.compile(r"\s(?:and|y|or|o|plus|also|then|tambien|luego)\s", re.IGNORECASE)
+_EXT_END = LazyPattern(rf"\.(?:{_EXT})(?=$|[\s,;:!?)]|\.(?:\s|$))", flags=re.IGNORECASE)
+_HAS_EXT = LazyPattern(rf"\.(?:{_EXT})$", flags=re.IGNORECASE)
+_JOINERS = LazyPattern(r"\s(?:and|y|or|o|plus|also|then|tambien|luego)\s", flags=re.IGNORECASE)
 
 
 def file_rule(said: Said) -> ActionEnvelope | None:
@@ -664,14 +692,15 @@ _PROVIDER_TAIL = (
     r"|as provider|as my provider|como proveedor|by default|por defecto|for everything"
     r"|para todo|for answers|please|por favor|now|ahora|then|entonces|only|solo|cli))*"
 )
-_OFFLINE = re.compile(
+_OFFLINE = LazyPattern(
     r"(?:(?:go|work|stay|answer|respond|reply|run|continue|carry on|switch|switch to|change to"
     r"|use|go back to|back to|let s go|let s work|i want to work|sigue|trabaja|responde|contesta"
     r"|continua|pasa a|cambia a|vuelve a|usa|quiero|prefiero|quiero trabajar|trabajemos) )?"
     r"(?:(?:the|el|la|al|en|in) )?(?:offline(?: mode| answers| only)?|modo offline"
     r"|modo sin conexion|sin conexion|without (?:an |any |the )?ai|no ai|no more ai"
     r"|sin (?:la |ninguna )?(?:ia|ai|inteligencia artificial)|no (?:uses|utilices) (?:la "
-    r"|ninguna )?ia|don t use (?:any |the )?ai)" + _PROVIDER_TAIL
+    r"|ninguna )?ia|don t use (?:any |the )?ai)" + _PROVIDER_TAIL,
+    starts=intent_starts.OFFLINE,
 )
 
 
@@ -688,20 +717,22 @@ def provider_rule(said: Said) -> ActionEnvelope | None:
 
 
 @lru_cache(maxsize=64)
-def provider_pattern(providers: tuple[str, ...]) -> re.Pattern[str] | None:
+def provider_pattern(providers: tuple[str, ...]) -> LazyPattern | None:
     """The "use NAME" pattern for these adapters and the aliases of the ones present."""
     names = {normalize(p) for p in providers if normalize(p)}
     names |= {alias for alias, target in PROVIDER_ALIASES.items() if target in names}
     if not names:
         return None
-    return re.compile(
+    return LazyPattern(
         rf"{_PROVIDER_VERB} (?:(?:the|el|la) )?(?:(?:provider|proveedor|modo|mode|model"
-        rf"|modelo) )?(?P<name>{_alternation(names)}){_PROVIDER_TAIL}"
+        rf"|modelo) )?(?P<name>{_alternation(names)}){_PROVIDER_TAIL}",
+        starts=intent_starts.PROVIDER_VERB,
     )
 
 
-_PROVIDER_TYPO = re.compile(
-    rf"{_PROVIDER_VERB} (?:(?:the|el|la) )?(?P<name>[a-z0-9]{{5,}}){_PROVIDER_TAIL}"
+_PROVIDER_TYPO = LazyPattern(
+    rf"{_PROVIDER_VERB} (?:(?:the|el|la) )?(?P<name>[a-z0-9]{{5,}}){_PROVIDER_TAIL}",
+    starts=intent_starts.PROVIDER_VERB,
 )
 
 
@@ -724,8 +755,9 @@ def provider_named(name: str, providers: Sequence[str]) -> str | None:
 
 # -- projects -------------------------------------------------------------------------------
 
+_PROJECT_WORDS = ("project", "proyecto")
 _LIST_PROJECTS = [
-    re.compile(p)
+    LazyPattern(p, needles=_PROJECT_WORDS)
     for p in (
         r"(?:list|show|see|view|display|give me|tell me|open)(?: me)?(?: all| the list of"
         r"| a list of)?(?: of)?(?: the| my| our| all| all my| all the| all of my)? projects"
@@ -764,7 +796,7 @@ _CREATE_VERB_ES = (
 _NEW_EN = r"(?:(?:a|an) (?:brand )?new|another(?: new)?)"
 # (pattern, anchored): an anchored one must start the request ("new project: Atlas").
 _CREATE = [
-    (re.compile(p), anchored)
+    (LazyPattern(p, needles=_PROJECT_WORDS), anchored)
     for p, anchored in (
         (
             rf"\b(?:{_CREATE_VERB_EN}) (?P<article>(?:a|an|another|one more|one) )?"
@@ -803,34 +835,34 @@ _QUESTION_START = re.compile(
 )
 # A question or a request after "new project" makes the message a design request:
 # "we're starting a new project on monday, help me run the kickoff".
-_REQUEST_AFTER = re.compile(
+_REQUEST_AFTER = LazyPattern(
     r"\?|\b(?:help me|help us|can you|could you|would you|how do i|how do we|how should"
     r"|how can|what should|i need (?:a|an|to|help)|we need (?:a|an|to|help)|necesito"
     r"|necesitamos|ayudame|ayudanos|me ayudas|puedes|podrias|como hago|como puedo|que deberia)\b"
 )
-_CALLED = re.compile(
+_CALLED = LazyPattern(
     r"\b(?:called|named|titled|call it|name it|let's call it|lets call it|we'll call it"
     r"|it's called|its called|with the name|llamado|llamada|que se llama|que se llame"
     r"|que se llamara|se llama|se llamara|llamese"
     r"|se va a llamar|con el nombre de|con el nombre|llamalo|llamala|llamemoslo|ponle de nombre"
     r"|ponle el nombre|ponle como nombre|ponle|de nombre|bajo el nombre de)\s+(?=\S)"
 )
-_NAME_END = re.compile(
+_NAME_END = LazyPattern(
     r"[.;!?](?=\s|$)|,(?=\s)|\s(?:and|y|because|porque|where|donde|which|who|que|so|but|pero"
     r"|please|por favor|since|ya que|for|para|about|sobre|with|con|as|to help|para que|that"
     r"|it's|its|it is|es|is)\b"
 )
 # Words inside a title-case name: "Design for Good", "Casa con Alma".
 _TITLE_JOINERS = frozenset({"for", "with", "to", "about", "as", "para", "con", "sobre", "de"})
-_ABOUT = re.compile(
+_ABOUT = LazyPattern(
     rf"[\s,:]*(?:for|about|on|around|to build|to design|to redesign|para|sobre|acerca de|de"
     rf"|del|around)\s+(?:{_ARTICLE}\s+)?(?=\S)"
 )
-_DESCRIPTION_END = re.compile(
+_DESCRIPTION_END = LazyPattern(
     r"[.;!?](?=\s|$)|,\s|\s(?:because|porque|ya que|and (?:i|we|i'm|need|want)|y (?:quiero"
     r"|necesito|tengo|me|nos))\b"
 )
-_QUOTED_NAME = re.compile(
+_QUOTED_NAME = LazyPattern(
     rf"(?<![^\s:(,¿¡])[{_QUOTES}](?P<name>[^{_QUOTES}]{{1,120}}?)[{_QUOTES}](?=$|[\s.,;:!?)])"
 )
 
@@ -949,13 +981,18 @@ _DELETE_VERB = (
 )
 _ACTIVE_SUFFIX = r"(?: (?:actual|activo|abierto|en el que estoy|i'm in|i am in|we're in))?"
 _DELETE_ACTIVE = [
-    full(rf"{_DELETE_VERB} {_OWNER}(?:project|proyecto){_ACTIVE_SUFFIX}"),
-    full(rf"{_DELETE_VERB} {_CURRENT} (?:project|proyecto|one){_ACTIVE_SUFFIX}"),
+    full(rf"{_DELETE_VERB} {_OWNER}(?:project|proyecto){_ACTIVE_SUFFIX}", intent_starts.DELETE),
+    full(
+        rf"{_DELETE_VERB} {_CURRENT} (?:project|proyecto|one){_ACTIVE_SUFFIX}", intent_starts.DELETE
+    ),
 ]
 _DELETE_NAMED = [
-    full(rf"{_DELETE_VERB} {_OWNER}(?:project|proyecto) (?:called |named |llamado )?(?P<name>.+?)"),
-    full(rf"{_DELETE_VERB} {_OWNER}(?P<name>.+?) project"),
-    full(rf"{_DELETE_VERB} (?P<name>.+?)"),
+    full(
+        rf"{_DELETE_VERB} {_OWNER}(?:project|proyecto) (?:called |named |llamado )?(?P<name>.+?)",
+        intent_starts.DELETE,
+    ),
+    full(rf"{_DELETE_VERB} {_OWNER}(?P<name>.+?) project", intent_starts.DELETE),
+    full(rf"{_DELETE_VERB} (?P<name>.+?)", intent_starts.DELETE),
 ]
 # Words a project name rarely has and a design request often does ("remove the step from ...").
 _NOT_IN_NAMES = frozenset({"from", "in", "of", "on", "with", "for", "to", "de", "del", "en"})
@@ -988,28 +1025,47 @@ _TO = r"(?:to|as|into|a|como|en|por)"
 _RENAME_ACTIVE = [
     full(
         rf"{_RENAME_VERB} (?:{_CURRENT} |{_OWNER})?(?:project|proyecto){_ACTIVE_SUFFIX} {_TO}"
-        r" (?P<new>.+?)"
+        r" (?P<new>.+?)",
+        intent_starts.RENAME,
     ),
     full(
         r"(?:change|set|update) (?:the name of (?:this|the|my|our) project|(?:the |this )?"
-        r"project(?:'s|s)? name|this project's name) (?:to|as) (?P<new>.+?)"
+        r"project(?:'s|s)? name|this project's name) (?:to|as) (?P<new>.+?)",
+        intent_starts.RENAME,
     ),
     full(
         r"cambia(?:le)? el nombre (?:del|de este|de mi|al|a este) proyecto(?: actual)? "
-        r"(?:a|por|como) (?P<new>.+?)"
+        r"(?:a|por|como) (?P<new>.+?)",
+        intent_starts.RENAME,
     ),
-    full(r"(?:call|let's call|lets call|we'll call) (?:this|the) project (?P<new>.+?)"),
+    full(
+        r"(?:call|let's call|lets call|we'll call) (?:this|the) project (?P<new>.+?)",
+        intent_starts.RENAME,
+    ),
     full(
         r"(?:llama(?:le)?|llamemos|ponle de nombre|ponle) (?:a )?(?:este|el) proyecto "
-        r"(?P<new>.+?)"
+        r"(?P<new>.+?)",
+        intent_starts.RENAME,
     ),
 ]
 _RENAME_NAMED = [
-    full(rf"{_RENAME_VERB} {_OWNER}(?:project|proyecto) (?P<old>.+?) {_TO} (?P<new>.+?)"),
-    full(rf"{_RENAME_VERB} {_OWNER}(?P<old>.+?) project (?:to|as|into) (?P<new>.+?)"),
-    full(r"(?:change|set) the name of (?:the )?project (?P<old>.+?) to (?P<new>.+?)"),
-    full(r"cambia(?:le)? el nombre (?:del proyecto|de) (?P<old>.+?) (?:a|por|como) (?P<new>.+?)"),
-    full(rf"{_RENAME_VERB} (?P<old>.+?) {_TO} (?P<new>.+?)"),
+    full(
+        rf"{_RENAME_VERB} {_OWNER}(?:project|proyecto) (?P<old>.+?) {_TO} (?P<new>.+?)",
+        intent_starts.RENAME,
+    ),
+    full(
+        rf"{_RENAME_VERB} {_OWNER}(?P<old>.+?) project (?:to|as|into) (?P<new>.+?)",
+        intent_starts.RENAME,
+    ),
+    full(
+        r"(?:change|set) the name of (?:the )?project (?P<old>.+?) to (?P<new>.+?)",
+        intent_starts.RENAME,
+    ),
+    full(
+        r"cambia(?:le)? el nombre (?:del proyecto|de) (?P<old>.+?) (?:a|por|como) (?P<new>.+?)",
+        intent_starts.RENAME,
+    ),
+    full(rf"{_RENAME_VERB} (?P<old>.+?) {_TO} (?P<new>.+?)", intent_starts.RENAME),
 ]
 
 
@@ -1039,41 +1095,54 @@ _SWITCH_TARGET = (
 _SWITCH = [
     (
         full(
-            rf"(?:switch|change|swap|flip|move|jump)(?: back| over)? (?:to|into) {_SWITCH_TARGET}"
+            rf"(?:switch|change|swap|flip|move|jump)(?: back| over)? (?:to|into) {_SWITCH_TARGET}",
+            intent_starts.SWITCH,
         ),
         "switch",
     ),
     (
         full(
             rf"(?:cambia|cambiame|cambiar|cambiate|cambiemos|pasa|pasame|pasate|pasar|pasemos)"
-            rf"(?: de nuevo)? (?:a|al) {_SWITCH_TARGET}"
+            rf"(?: de nuevo)? (?:a|al) {_SWITCH_TARGET}",
+            intent_starts.SWITCH,
         ),
         "switch",
     ),
-    (full(rf"(?:go|get|head|let's go|lets go)(?: back)? to {_SWITCH_TARGET}"), "return"),
+    (
+        full(
+            rf"(?:go|get|head|let's go|lets go)(?: back)? to {_SWITCH_TARGET}", intent_starts.SWITCH
+        ),
+        "return",
+    ),
     (
         full(
             rf"(?:back to|return to|resume|continue with|let's work on|lets work on|work on"
-            rf"|let's continue with|let's get back to) {_SWITCH_TARGET}"
+            rf"|let's continue with|let's get back to) {_SWITCH_TARGET}",
+            intent_starts.SWITCH,
         ),
         "return",
     ),
     (
         full(
             rf"(?:vamos|volvamos|vuelve|volver|regresa|regresemos|regresar|ve|ir|vete)"
-            rf"(?: de nuevo)? (?:a|al) {_SWITCH_TARGET}"
+            rf"(?: de nuevo)? (?:a|al) {_SWITCH_TARGET}",
+            intent_starts.SWITCH,
         ),
         "return",
     ),
     (
         full(
             rf"(?:retoma|retomemos|retomar|continua con|sigamos con|seguimos con|trabajemos en"
-            rf"|vamos a trabajar en) {_SWITCH_TARGET}"
+            rf"|vamos a trabajar en) {_SWITCH_TARGET}",
+            intent_starts.SWITCH,
         ),
         "return",
     ),
     (
-        full(rf"(?:open|load|reopen|continue|abre|abrir|carga|cargar|continua) {_SWITCH_TARGET}"),
+        full(
+            rf"(?:open|load|reopen|continue|abre|abrir|carga|cargar|continua) {_SWITCH_TARGET}",
+            intent_starts.SWITCH,
+        ),
         "open",
     ),
 ]
@@ -1117,7 +1186,7 @@ _TURNS = (
     r"|conversaciones|conversacion|peticiones|peticion)"
 )
 _HISTORY = [
-    re.compile(p)
+    LazyPattern(p, starts=intent_starts.HISTORY)
     for p in (
         r"(?:show|see|view|display|print|list|give|get|open|read|check)(?: me)?(?: the| my| our"
         r"| this)?(?: full| whole| complete| recent| entire)?(?: conversation| chat| project"
@@ -1158,7 +1227,7 @@ def history_rule(said: Said) -> ActionEnvelope | None:
 
 
 _DECISIONS = [
-    re.compile(p)
+    LazyPattern(p, starts=intent_starts.DECISIONS)
     for p in (
         r"(?:show|list|see|view|display|give|get|tell|read|print|recap|summari[sz]e)(?: me)?"
         r"(?: all)?(?: of)?(?: the| my| our| your)?(?: recorded| saved| past| previous| key"
@@ -1198,7 +1267,7 @@ _ASKER = (
     r"|recuerdas|sabes) )?"
 )
 _RECALL = [
-    re.compile(p)
+    LazyPattern(p, starts=intent_starts.RECALL)
     for p in (
         rf"{_ASKER}(?:why|por que|porque) (?:did|had|have|were|was) (?:we|i|you) .+",
         rf"{_ASKER}(?:por que|porque) (?:no )?(?:decidimos|elegimos|escogimos|optamos|fuimos"
@@ -1253,9 +1322,9 @@ _RECORD_TRIGGER = (
     r" decision(?:\s*:| (?:que|de))?"
     r")\s*(?=\S)"
 )
-_RECORD = re.compile(_RECORD_TRIGGER)
+_RECORD = LazyPattern(_RECORD_TRIGGER, starts=intent_starts.RECORD)
 _BECAUSE = [
-    re.compile(p)
+    LazyPattern(p)
     for p in (
         r"[\s,;–—-]+(?:because|'cause|cause|coz|porque|ya que|dado que|puesto que|debido a que"
         r"|given that)\s+",
@@ -1286,7 +1355,7 @@ def record_decision_rule(said: Said) -> ActionEnvelope | None:
     return make("decisions", "record", decision=decision[:TEXT_MAX], rationale=rationale[:TEXT_MAX])
 
 
-_CROSS = re.compile(
+_CROSS = LazyPattern(
     r"\b(?:another|other|any|all|previous|past|earlier|different)(?: of)?(?: my| our| the)?"
     r" projects?\b|\bacross(?: my| our| all)? projects\b"
     r"|\b(?:otro|otros|cualquier|todos los|todos mis|todos nuestros|anteriores?|distintos?)"
@@ -1294,7 +1363,7 @@ _CROSS = re.compile(
     r"|\bproyectos? (?:anteriores?|pasados?|distintos?)\b|\belsewhere\b"
 )
 _SEARCH = [
-    re.compile(p)
+    LazyPattern(p, starts=intent_starts.SEARCH)
     for p in (
         r"(?:did|have|had) (?:i|we) (?:ever )?.*\b(?:similar|before|already|previously|elsewhere"
         r"|ever|another project|other projects?)\b.*",
@@ -1330,7 +1399,7 @@ _METHODS = (
     r"|tareas|actividades|metodologias|entregables|plantillas|ejercicios|talleres|dinamicas)"
 )
 _CATALOGUE = [
-    re.compile(p)
+    LazyPattern(p, starts=intent_starts.CATALOGUE)
     for p in (
         rf"(?:what|which){_KINDS} {_METHODS} (?:do|can|could|are|have|does) (?:you|there|u)"
         r"(?: (?:know|have|support|run|do|offer|use|handle|cover|know how to do|know how to run"
@@ -1388,8 +1457,10 @@ _STAKEHOLDERS = (
     r"(?: (?:for|para)(?: the| our| my| los| las| el| nuestros)? (?:stakeholders?|interesados"
     r"|partes interesadas|clients?|clientes?|management|direccion|execs|executives))?"
 )
+# Every pattern below names a report (or an export): other messages are not read against them.
+_REPORT_WORDS = ("report", "pack", "dossier", "informe", "export")
 _REPORT = [
-    re.compile(p)
+    LazyPattern(p, needles=_REPORT_WORDS)
     for p in (
         rf"{_REPORT_VERB}{_REPORT_NOUN} {_THIS_PROJECT}{_STAKEHOLDERS}{_REPORT_FORMAT}",
         rf"{_REPORT_VERB}{_REPORT_NOUN} (?:of|for|on|about|del|de|sobre) (?P<known>.{{1,60}}?)"
@@ -1430,18 +1501,21 @@ _BACK_VERB = (
     r"|step) back|(?:vuelve|volvamos|volver|regresa|regresemos|regresar|vamos de nuevo)"
     r"(?: atras)?)"
 )
-_BACK_TO_TURN = re.compile(
-    _BACK_VERB + r" (?:to|a|al) (?:the )?(?:turn|step|message|turno|paso|mensaje) #?(?P<n>\d{1,5})"
+_BACK_TO_TURN = LazyPattern(
+    _BACK_VERB + r" (?:to|a|al) (?:the )?(?:turn|step|message|turno|paso|mensaje) #?(?P<n>\d{1,5})",
+    starts=intent_starts.BACK,
 )
-_BACK_TO_BRANCH = re.compile(
+_BACK_TO_BRANCH = LazyPattern(
     _BACK_VERB + r" (?:to|a) (?:the |la )?(?:branch|rama) (?P<branch>.{1,60})"
-    r"|" + _BACK_VERB + r" (?:to|a) (?:the |la )?(?P<branch2>.{1,60}) (?:branch|rama)"
+    r"|" + _BACK_VERB + r" (?:to|a) (?:the |la )?(?P<branch2>.{1,60}) (?:branch|rama)",
+    starts=intent_starts.BACK,
 )
-_BACK_TO_BEFORE = re.compile(
+_BACK_TO_BEFORE = LazyPattern(
     _BACK_VERB + r" (?:to |a )?(?:just |justo )?(?:before|antes de) (?:we |i |que )?"
     r"(?:chose|choose|decided|decide|picked|pick|agreed|agree|went with|settled on"
     r"|decidir|decidimos|decidieramos|elegir|elegimos|eligieramos|escoger|acordar"
-    r"|acordamos|optar|optamos)(?: on| to| for| por| que)? (?P<what>.{2,200})"
+    r"|acordamos|optar|optamos)(?: on| to| for| por| que)? (?P<what>.{2,200})",
+    starts=intent_starts.BACK,
 )
 
 
@@ -1472,7 +1546,7 @@ _USAGE_WHEN = (
     r"| en total| hasta el momento)?"
 )
 _USAGE = [
-    re.compile(p + _USAGE_WHEN + _USAGE_BY + _USAGE_ALL + _USAGE_WHEN)
+    LazyPattern(p + _USAGE_WHEN + _USAGE_BY + _USAGE_ALL + _USAGE_WHEN, starts=intent_starts.USAGE)
     for p in (
         r"how much (?:have|has|did) (?:i|we|this project|the project|it|this) (?:spent|spend"
         r"|cost)(?: me| us)?(?: on (?:this|the) project)?",

@@ -28,25 +28,42 @@ from rapidfuzz.distance import OSA
 Language = Literal["en", "es"]
 
 
+class _MarkStripper(dict[int, int | None]):
+    """Code point -> None for a combining mark, itself otherwise, filled as characters are
+    met: `str.translate` then strips accents at C speed, not one Python call a character."""
+
+    def __missing__(self, code: int) -> int | None:
+        if len(self) >= MARK_CACHE_LIMIT:
+            self.clear()
+        kept = None if unicodedata.combining(chr(code)) else code
+        self[code] = kept
+        return kept
+
+
+MARK_CACHE_LIMIT = 16384
+_STRIP_MARKS = _MarkStripper()
+
+
 def fold(text: str) -> str:
     """Casefold and strip accents: "Straße" -> "strasse", "Próxima" -> "proxima"."""
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return unicodedata.normalize("NFC", stripped)
+    return unicodedata.normalize("NFC", decomposed.translate(_STRIP_MARKS))
 
 
 def fold_mapped(text: str) -> tuple[str, list[int]]:
     """`fold(text)` and, for each folded character, the index of the original one it came
     from, so a span found in the folded text can be cut from the original."""
-    out: list[str] = []
-    origin: list[int] = []
-    for index, char in enumerate(text):
-        folded = fold(char)
-        out.append(folded)
-        origin.extend([index] * len(folded))
-    return "".join(out), origin
+    if text.isascii():  # most messages: one folded character per original one
+        return text.lower(), list(range(len(text)))
+    pieces = [_fold_char(char) for char in text]
+    return "".join(pieces), [index for index, piece in enumerate(pieces) for _ in piece]
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    return fold(char)
 
 
 def original_span(text: str, origin: list[int], start: int, end: int) -> str:
@@ -612,6 +629,7 @@ NOT_NEGATING = (
 )
 # Negations that point back: "a dashboard is not what I need", "no es lo que busco".
 BACKWARD_NEGATIONS = (("not", "what"), ("no", "es", "lo", "que"), ("no", "es", "eso"))
+_BACKWARD_FIRST_WORDS = frozenset(b[0] for b in BACKWARD_NEGATIONS)
 NEGATION_MAX_WORDS = 4
 # A change of mind takes back everything said before it: "a survey... actually, no: I want
 # 1:1 conversations", "un card sorting... bueno no, lo que quiero es ...".
@@ -719,6 +737,7 @@ IDIOMS = (
     ("algunas", "ideas"),
     ("ni", "idea"),
 )
+_IDIOM_FIRST_WORDS = frozenset(i[0] for i in IDIOMS)
 # "card" is a payment or UI card unless cards are being sorted.
 _CARD_SUPPORT = word_list(
     """sort sorts sorting sorted open closed hybrid ordenacion ordenar ordenamos clasificacion
@@ -1036,7 +1055,9 @@ def _is_exempt(
 
 def _backward_scope(words: list[str], position: int) -> list[int]:
     """Words before "is not what I need" / "no es lo que busco", back to the last mark."""
-    if not any(_starts_with(words, position, p) for p in BACKWARD_NEGATIONS):
+    if words[position] not in _BACKWARD_FIRST_WORDS or not any(
+        _starts_with(words, position, p) for p in BACKWARD_NEGATIONS
+    ):
         return []
     start = position
     while start > 0 and words[start - 1]:
@@ -1078,6 +1099,8 @@ def _supports(near: set[str], support: frozenset[str]) -> bool:
 def _in_idioms(words: list[str]) -> set[int]:
     found: set[int] = set()
     for i in range(len(words)):
+        if words[i] not in _IDIOM_FIRST_WORDS:  # most words start none: one set lookup
+            continue
         for idiom in IDIOMS:
             if _starts_with(words, i, idiom):
                 found.update(range(i, i + len(idiom)))

@@ -36,13 +36,14 @@ matching a message costs dictionary look-ups over the words it contains.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import math
 import re
 import weakref
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
@@ -130,6 +131,9 @@ PHRASE_FLOOR = 0.05
 PURPOSE_MAX_SHARE = 0.5
 # Words in the scope of a negation: a task they name fully loses this share of its score.
 REJECTION_PENALTY = 0.6
+# A task whose best possible score is this far below the shown ones is not scored in full
+# (see `Matcher._add_shared_words`): more than a recent task's bonus, and the rounding.
+SKIP_MARGIN = 2 * RECENT_BONUS / 100.0
 # How much a word counts by its role in the request: the head is what is asked for;
 # details and material the person already has point at other methods, more weakly.
 ROLE_WEIGHTS = {"head": 1.0, "object": 0.65, "checked": 0.65, "detail": 0.4, "material": 0.3}
@@ -215,7 +219,7 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 6
+INDEX_FORMAT = 7
 
 _USAGE_SECTION = re.compile(
     r"^##\s+(?:When to use|Cuándo usarlo)\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL
@@ -286,13 +290,14 @@ def usage_of(guide: str) -> str:
     return " ".join(part.group(1).strip() for part in (summary, usage) if part)
 
 
-@dataclass(frozen=True, slots=True)
-class _Phrase:
-    """A keyword or name of one task, as stems, with its precomputed weights."""
+class _Phrase(NamedTuple):
+    """A keyword or name of one task, as stems, with its precomputed weights.
+
+    A named tuple, not a slots dataclass: the pickled index holds thousands of them, and
+    a tuple loads about four times faster (no `__setstate__` per object)."""
 
     task: int
     content: tuple[str, ...]
-    weights: tuple[float, ...]
     stops: tuple[str, ...]
     raw: tuple[str, ...]
     stop_weight: float
@@ -300,8 +305,10 @@ class _Phrase:
     strength: float
     # value of a partly covered phrase = amount ** PARTIAL_EXPONENT * partial_factor
     partial_factor: float
-    # (word, weight) of the common words not in the index (see SKIPPABLE_SHARE)
-    unindexed: tuple[tuple[str, float], ...]
+    # the content words under which the phrase is in the index, and the common ones that
+    # are not (see SKIPPABLE_SHARE)
+    indexed: tuple[str, ...]
+    unindexed: tuple[str, ...]
     # negation words the phrase needs ("pantallas sin datos"): without them it is another
     # thing ("los datos de las pantallas")
     negators: tuple[str, ...]
@@ -312,6 +319,9 @@ _Terms = dict[str, tuple[float, float]]
 # a word of the message and the vocabulary terms it stands for, with their certainty
 _Found = tuple[Word, tuple[tuple[str, float], ...]]
 _Weighted = tuple[str, float]
+# a term of the message: (its rarity-weighted evidence, that evidence weighted by its role
+# in the request, its place among the message's terms)
+_TermEvidence = tuple[float, float, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +359,8 @@ class _Evidence(NamedTuple):
 
 
 _CACHE: dict[int, tuple[weakref.ref[Catalogue], Matcher]] = {}
+# What a matcher fills as it works, not part of its index: never pickled.
+_CACHE_ATTRIBUTES = frozenset({"_lookups", "_vocabulary_sets"})
 
 
 class Matcher:
@@ -369,23 +381,29 @@ class Matcher:
         self._positions: dict[str, int] = {}
         self._phrases: list[_Phrase] = []
         self._stop_phrases: list[tuple[int, tuple[str, ...], float]] = []
+        # term -> the phrases indexed under it
         self._postings: dict[str, list[int]] = {}
-        self._task_postings: dict[str, list[int]] = {}
-        self._purpose_postings: dict[str, list[tuple[int, float]]] = {}
+        # term -> (task, evidence, task, evidence, ...): one flat tuple of atoms per term
+        # loads faster than a tuple per pair (Any: ints and floats alternate)
+        self._purpose_postings: dict[str, tuple[Any, ...]] = {}
         self._idf: dict[str, float] = {}
         self._generic = frozenset(stem(w) for w in GENERIC_WORDS)
         self._glossary = _glossary_stems(GLOSSARY_ES_EN)
         self._synonyms: dict[str, tuple[str, ...]] = {}
         self._named_by: dict[str, frozenset[int]] = {}
         self._name_words: dict[str, frozenset[str]] = {}
-        self._task_vocabulary: list[frozenset[str]] = []
+        # Every term of each task (names, keywords, purpose texts) as one space-separated
+        # string: only the best task's is ever read, so its set is made when first needed.
+        self._task_vocabulary: list[str] = []
         self._name_terms: list[frozenset[str]] = []
         self._exempt: frozenset[tuple[str, str]] = frozenset()
         self._vocabulary: set[str] = set()
-        self._deletions: dict[str, list[str]] = {}
-        self._prefixes: dict[str, list[str]] = {}
-        self._lookups: dict[str, tuple[tuple[str, float], ...]] = {}
+        # typo neighbourhood and long prefix -> vocabulary terms, space-separated (strings
+        # load much faster than tens of thousands of lists)
+        self._deletions: dict[str, str] = {}
+        self._prefixes: dict[str, str] = {}
         self._build(list(tasks), usage or {}, usage_es or {})
+        self._reset_caches()
 
     @classmethod
     def from_catalogue(cls, catalogue: Catalogue) -> Matcher:
@@ -400,11 +418,20 @@ class Matcher:
         _CACHE[key] = (weakref.ref(catalogue, lambda _ref: _CACHE.pop(key, None)), matcher)
         return matcher
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Only the index: the caches fill again as messages come.
+        return {k: v for k, v in self.__dict__.items() if k not in _CACHE_ATTRIBUTES}
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         # A pickle of another index layout fails to load, so the cache builds afresh.
         if state.get("_format") != INDEX_FORMAT:
             raise ValueError("matcher index of another format; rebuild it")
         self.__dict__.update(state)
+        self._reset_caches()
+
+    def _reset_caches(self) -> None:
+        self._lookups: dict[str, tuple[tuple[str, float], ...]] = {}
+        self._vocabulary_sets: dict[int, frozenset[str]] = {}
 
     @property
     def task_ids(self) -> list[str]:
@@ -436,14 +463,12 @@ class Matcher:
         self._exempt = frozenset(exempt)
         self._named_by, self._name_words = _named_by(tasks)
         self._idf = self._damp_generic(_idf_table(task_terms, len(tasks)))
-        self._task_vocabulary = [frozenset(terms) for terms in task_terms]
-        self._name_terms = list(self._task_vocabulary)
+        self._name_terms = [frozenset(terms) for terms in task_terms]
         self._index_purposes(tasks, usage, usage_es)
         # Typos are forgiven against every word the tasks use, purpose texts included.
         # ... and against the glossary's Spanish words, so their other forms reach it too.
         self._vocabulary = set(self._idf) | set(self._purpose_postings) | set(self._glossary)
-        for term in sorted(self._vocabulary):
-            self._index_vocabulary(term)
+        self._index_vocabulary(sorted(self._vocabulary))
         self._synonyms = {
             word: tuple(t for t in (stem(x) for x in targets) if t in self._vocabulary)
             for word, targets in SYNONYMS.items()
@@ -452,9 +477,6 @@ class Matcher:
             word: tuple(t for t in (stem(x) for x in targets) if t in self._vocabulary)
             for word, targets in PLACE_HINTS.items()
         }
-        for index, terms in enumerate(task_terms):
-            for term in terms:
-                self._task_postings.setdefault(term, []).append(index)
         for index, words, stops in raw:
             self._add_phrase(index, words, stops)
 
@@ -484,14 +506,14 @@ class Matcher:
             _Phrase(
                 task,
                 content,
-                weights,
                 stop_stems,
                 raw,
                 stop_weight,
                 total,
                 strength,
                 partial / total**PARTIAL_EXPONENT,
-                tuple((t, w) for t, w in zip(content, weights, strict=True) if t not in indexed),
+                tuple(indexed),
+                tuple(t for t in content if t not in indexed),
                 tuple(dict.fromkeys(w for w in words if w in PHRASE_NEGATORS)),
             )
         )
@@ -508,12 +530,17 @@ class Matcher:
             return min(strength, GENERIC_PHRASE_CAP)
         return strength
 
-    def _index_vocabulary(self, term: str) -> None:
-        if len(term) >= FUZZY_MIN_LENGTH:
-            for variant in _deletion_variants(term):
-                self._deletions.setdefault(variant, []).append(term)
-        if len(term) >= PREFIX_MIN_LENGTH:
-            self._prefixes.setdefault(term[:PREFIX_MIN_LENGTH], []).append(term)
+    def _index_vocabulary(self, terms: list[str]) -> None:
+        deletions: dict[str, list[str]] = {}
+        prefixes: dict[str, list[str]] = {}
+        for term in terms:
+            if len(term) >= FUZZY_MIN_LENGTH:
+                for variant in _deletion_variants(term):
+                    deletions.setdefault(variant, []).append(term)
+            if len(term) >= PREFIX_MIN_LENGTH:
+                prefixes.setdefault(term[:PREFIX_MIN_LENGTH], []).append(term)
+        self._deletions = {variant: " ".join(found) for variant, found in deletions.items()}
+        self._prefixes = {prefix: " ".join(found) for prefix, found in prefixes.items()}
 
     def _index_purposes(
         self, tasks: list[Task], usage: Mapping[str, str], usage_es: Mapping[str, str]
@@ -530,18 +557,21 @@ class Matcher:
                 frequency[term] = frequency.get(term, 0) + 1
         limit = max(2.0, PURPOSE_MAX_SHARE * len(tasks))
         self._task_vocabulary = [
-            frozenset(document) | self._task_vocabulary[i] for i, document in enumerate(documents)
+            " ".join(sorted(self._name_terms[i].union(document)))
+            for i, document in enumerate(documents)
         ]
+        postings: dict[str, list[tuple[int, float]]] = {}
         for index, document in enumerate(documents):
             for term, weight in document.items():
                 evidence = idf[term] * weight
                 if frequency[term] <= limit and evidence >= PURPOSE_MIN_EVIDENCE:
-                    self._purpose_postings.setdefault(term, []).append((index, evidence))
-        # In a large catalogue a word's posting list keeps only its strongest holders.
-        for postings in self._purpose_postings.values():
-            if len(postings) > PURPOSE_MAX_POSTINGS:
-                postings.sort(key=lambda p: -p[1])
-                del postings[PURPOSE_MAX_POSTINGS:]
+                    postings.setdefault(term, []).append((index, evidence))
+        for term, pairs in postings.items():
+            # In a large catalogue a word's posting list keeps only its strongest holders.
+            if len(pairs) > PURPOSE_MAX_POSTINGS:
+                pairs.sort(key=lambda p: -p[1])
+                del pairs[PURPOSE_MAX_POSTINGS:]
+            self._purpose_postings[term] = tuple(x for pair in pairs for x in pair)
 
     # ----------------------------------------------------------------- match
 
@@ -550,13 +580,14 @@ class Matcher:
     ) -> MatchResult:
         """Rank the tasks for `message`; `recent_task_ids` nudge near-ties toward them."""
         analysed = self._analyse(message)
-        found = self._score(analysed)
+        found = self._score(analysed, max(2, limit))
         evidence = found.scores
         recent = {self._positions[t] for t in recent_task_ids if t in self._positions}
         for task in recent & evidence.keys():
             evidence[task] += RECENT_BONUS / 100.0  # at most RECENT_BONUS points once saturated
-        # At least two, so ambiguity does not depend on how many the caller shows.
-        ranked = heapq.nsmallest(max(2, limit), evidence.items(), key=lambda i: (-i[1], i[0]))
+        # At least two, so ambiguity does not depend on how many the caller shows; ties go
+        # to the earlier task (sorting plain tuples, without a key function, is faster).
+        ranked = _top(evidence, max(2, limit))
         ranked = _with_described(ranked, found.described, evidence, limit)
         scores = [(task, min(100.0, _saturate(value))) for task, value in ranked]
         ceiling = self._ceiling(ranked, found, analysed) if scores else 100.0
@@ -611,7 +642,10 @@ class Matcher:
 
     def _support_of(self, task: int, message: _Message) -> int:
         """How many specific words of the message are evidence for `task`."""
-        vocabulary = self._task_vocabulary[task]
+        vocabulary = self._vocabulary_sets.get(task)
+        if vocabulary is None:
+            vocabulary = frozenset(self._task_vocabulary[task].split())
+            self._vocabulary_sets[task] = vocabulary
         return sum(not vocabulary.isdisjoint(terms) for terms in message.support)
 
     def _analyse(self, message: str) -> _Message:
@@ -760,7 +794,9 @@ class Matcher:
         if term in self._vocabulary:
             found: tuple[tuple[str, float], ...] = ((term, 1.0),)
         else:
-            found = tuple(sorted(self._near(term).items(), key=lambda kv: -kv[1])[:3])
+            # Ties go to the earlier stem, so the choice never depends on set order
+            # (the hash seed).
+            found = tuple(sorted(self._near(term).items(), key=_nearest_first)[:3])
         if len(self._lookups) >= CACHE_LIMIT:
             self._lookups.clear()
         self._lookups[term] = found
@@ -772,108 +808,206 @@ class Matcher:
         if len(term) >= FUZZY_MIN_LENGTH:
             cutoff = FUZZY_CUTOFF_LONG if len(term) >= FUZZY_LONG_LENGTH else FUZZY_CUTOFF_SHORT
             for variant in _deletion_variants(term):
-                for candidate in self._deletions.get(variant, ()):
+                for candidate in self._deletions.get(variant, "").split():
                     similarity = fuzz.ratio(term, candidate)
                     if similarity >= cutoff:
                         near[candidate] = max(near.get(candidate, 0.0), similarity / 100.0)
         if len(term) >= PREFIX_MIN_LENGTH:
-            for candidate in self._prefixes.get(term[:PREFIX_MIN_LENGTH], ()):
+            for candidate in self._prefixes.get(term[:PREFIX_MIN_LENGTH], "").split():
                 if candidate not in near and _related_by_prefix(term, candidate):
                     near[candidate] = PREFIX_WEIGHT
         return near
 
     # ----------------------------------------------------------------- score
 
-    def _score(self, message: _Message) -> _Evidence:
+    def _score(self, message: _Message, count: int = 2) -> _Evidence:
         """The evidence for every task that has enough to be a candidate (1.0 is a full
         name; `_saturate` turns it into 0-100), the value of each task's best phrase (how
         surely the message names the task), the tasks that negated words name, and the
-        task that what the message describes fits best."""
+        task that what the message describes fits best.
+
+        Exact for the `count` best tasks and the described one; a task that cannot reach
+        the `count` best keeps a lower bound (see `_add_shared_words`)."""
         sources: dict[int, int] = {}
-        phrase = self._phrase_scores(message.matched, message, sources)
-        extra = self._shared_words(message, phrase)
-        purpose = self._purpose_scores(message)
-        against = self._phrase_scores(message.rejected, message) if message.rejected else {}
-        # A task with only a little evidence cannot reach the candidates: skip it.
-        contenders = {t for t, found in purpose.items() if found >= PURPOSE_FLOOR}
-        contenders.update(t for t, (value, _used) in phrase.items() if value >= PHRASE_FLOOR)
-        scores: dict[int, float] = {}
-        # A task's evidence: its best phrase, plus capped amounts of shared words and of
-        # purpose (inlined: thousands of tasks per message in a large catalogue).
-        purpose_share = PURPOSE_WEIGHT / PURPOSE_SCALE
-        for task in contenders:
-            value = PHRASE_WEIGHT * phrase[task][0] if task in phrase else 0.0
-            shared = extra.get(task)
-            if shared:
-                value += BAG_WEIGHT * min(1.0, shared / BAG_SCALE)
-            found = purpose.get(task, 0.0)
-            raw = value + (PURPOSE_WEIGHT if found >= PURPOSE_SCALE else purpose_share * found)
-            if task in against:
-                raw *= max(0.0, 1.0 - REJECTION_PENALTY * min(1.0, against[task][0]))
-            scores[task] = raw
+        evidence = _term_evidence(message.matched, self._idf)
+        phrase = self._phrase_scores(message.matched, evidence, message, sources)
+        purpose, described_by = self._purpose_scores(message)
+        against: dict[int, tuple[float, float]] = {}
+        if message.rejected:
+            rejected = _term_evidence(message.rejected, self._idf)
+            against = self._phrase_scores(message.rejected, rejected, message)
+        # Only tasks with enough evidence can reach the candidates (PURPOSE_FLOOR,
+        # PHRASE_FLOOR). Most have only purpose evidence: their value is its capped amount.
+        share = PURPOSE_WEIGHT / PURPOSE_SCALE
+        scores = {
+            t: PURPOSE_WEIGHT if f >= PURPOSE_SCALE else share * f for t, f in described_by.items()
+        }
+        # Tasks with a phrase: its value and purpose now, the shared words below.
+        pending: dict[int, tuple[float, float, float]] = {}
+        for task, (value, used) in phrase.items():
+            if value >= PHRASE_FLOOR or task in described_by:
+                found = purpose[task]
+                pending[task] = (
+                    PHRASE_WEIGHT * value,
+                    used,
+                    PURPOSE_WEIGHT if found >= PURPOSE_SCALE else share * found,
+                )
+                scores[task] = pending[task][0] + pending[task][2]
+        penalties = {task: _penalty(value) for task, (value, _used) in against.items()}
+        for task, penalty in penalties.items():
+            if task in scores:
+                scores[task] *= penalty
+        # the most evidence; on a tie the earlier task (list.index finds the first)
+        described = purpose.index(max(described_by.values())) if described_by else None
+        self._add_shared_words(scores, pending, penalties, (evidence, message), count, described)
         named = {task: value for task, (value, _used) in phrase.items()}
-        described = max(contenders & purpose.keys(), key=lambda t: (purpose[t], -t), default=None)
-        if described is not None and (described in against or purpose[described] < PURPOSE_FLOOR):
+        if described in against:
             described = None
         return _Evidence(scores, named, set(against), described, sources)
 
+    def _add_shared_words(
+        self,
+        scores: dict[int, float],
+        pending: dict[int, tuple[float, float, float]],
+        penalties: dict[int, float],
+        said: tuple[dict[str, _TermEvidence], _Message],
+        count: int,
+        described: int | None,
+    ) -> None:
+        """Each pending task's score with the capped evidence of its shared words. Those
+        words add at most BAG_WEIGHT: a task even that cannot lift near the count-th best
+        score (within SKIP_MARGIN, room for a recent task's bonus) cannot be shown, and
+        keeps its score without them, a lower bound; the described task is always exact."""
+        evidence, message = said
+        threshold = -math.inf
+        if len(scores) > count:
+            threshold = sorted(scores.values(), reverse=True)[count - 1] - SKIP_MARGIN
+        terms = frozenset(evidence)  # a set: intersecting two sets walks the smaller one
+        for task, (raw, used, purpose) in pending.items():
+            penalty = penalties.get(task, 1.0)
+            if ((raw + BAG_WEIGHT) + purpose) * penalty < threshold and task != described:
+                continue
+            shared = self._shared_words(task, used, evidence, terms, message)
+            if shared:
+                raw += BAG_WEIGHT * min(1.0, shared / BAG_SCALE)
+                value = raw + purpose
+                if task in penalties:
+                    value *= penalty
+                scores[task] = value
+
     def _phrase_scores(
-        self, matched: _Terms, message: _Message, sources: dict[int, int] | None = None
+        self,
+        matched: _Terms,
+        evidence: dict[str, _TermEvidence],
+        message: _Message,
+        sources: dict[int, int] | None = None,
     ) -> dict[int, tuple[float, float]]:
         """Each task's best phrase: (its value, the word evidence it used).
 
         A phrase counts in full when its words are in the head of the request; one
         made of details or material counts as much as their role. `sources` receives the
-        phrase that gave each task its value.
+        phrase that gave each task its value. Phrases are visited term by term, in the
+        order the terms came, each once (at its first term): most phrases have only that
+        one word in the message, so what depends on the word alone is computed per term.
         """
-        amounts, counts, roled = self._phrase_amounts(matched, message)
         best: dict[int, tuple[float, float]] = {}
-        for phrase_id, amount in amounts.items():
-            phrase = self._phrases[phrase_id]
-            present, with_roles = counts[phrase_id], roled[phrase_id]
-            for term, idf in phrase.unindexed:  # the common words left out of the index
-                found = matched.get(term)
-                if found is not None:
-                    amount += idf * found[0]
-                    with_roles += idf * found[0] * found[1]
-                    present += 1
-            # The roles of its words, weighted by rarity: "lluvia de ideas" said as the
-            # source of the ideas counts little even if "ideas" is also in the head.
-            role = with_roles / amount if amount > 0.0 else 0.0
-            current = best.get(phrase.task, (0.0, 0.0))[0]
-            if present < len(phrase.content):  # inlined: most candidates are partial
-                value = amount**PARTIAL_EXPONENT * phrase.partial_factor * role
-                if present == 1:
-                    value *= LONE_PARTIAL_FACTOR
-            else:
-                if len(phrase.content) >= LONG_PHRASE and role >= ROLE_WEIGHTS["detail"]:
-                    role = max(role, LONG_PHRASE_ROLE)  # "say, think, do and feel" anywhere
-                value = _complete_value(phrase, amount, message, current / role) * role
-            if value > current:
-                best[phrase.task] = (value, amount * role)
-                if sources is not None:
-                    sources[phrase.task] = phrase_id
+        found, counts = self._phrase_postings(matched, message.blocked)
+        phrases = self._phrases
+        visited: set[int] = set()  # phrases with several words in the message
+        terms = evidence.keys()
+        for term, ids in found:
+            word = evidence[term]
+            word_role = _role(word[0], word[1])
+            word_power = word[0] ** PARTIAL_EXPONENT
+            for phrase_id in ids:
+                phrase = phrases[phrase_id]
+                present = counts[phrase_id]
+                # only this word of the phrase (its common words are absent): the usual case
+                if present == 1 and terms.isdisjoint(phrase.unindexed):
+                    amount, role, power = word[0], word_role, word_power
+                else:
+                    if phrase_id in visited:
+                        continue
+                    visited.add(phrase_id)
+                    amount, role, present = self._amount_of(
+                        phrase, present, word, evidence, message
+                    )
+                    power = amount**PARTIAL_EXPONENT
+                task = phrase.task
+                current = best.get(task, _NO_PHRASE)[0]
+                if present < len(phrase.content):  # inlined: most candidates are partial
+                    value = power * phrase.partial_factor * role
+                    if present == 1:
+                        value *= LONE_PARTIAL_FACTOR
+                else:
+                    if len(phrase.content) >= LONG_PHRASE and role >= DETAIL_ROLE:
+                        role = max(role, LONG_PHRASE_ROLE)  # "say, think, do and feel" anywhere
+                    value = _complete_value(phrase, amount, message, current / role) * role
+                if value > current:
+                    best[task] = (value, amount * role)
+                    if sources is not None:
+                        sources[task] = phrase_id
         if matched is message.matched:
             self._add_stop_phrases(message, best, sources)
         return best
 
-    def _phrase_amounts(
-        self, matched: _Terms, message: _Message
-    ) -> tuple[dict[int, float], dict[int, int], dict[int, float]]:
-        """Per indexed phrase: evidence, words present, and evidence weighted by role."""
-        amounts: dict[int, float] = {}
-        counts: dict[int, int] = {}
-        roled: dict[int, float] = {}
-        for term, (weight, role) in matched.items():
-            evidence = self._idf.get(term, 0.0) * weight
-            blocked = message.blocked.get(term)
-            for phrase_id in self._postings.get(term, ()):
-                if blocked and self._phrases[phrase_id].task in blocked:
-                    continue
-                amounts[phrase_id] = amounts.get(phrase_id, 0.0) + evidence
-                counts[phrase_id] = counts.get(phrase_id, 0) + 1
-                roled[phrase_id] = roled.get(phrase_id, 0.0) + evidence * role
-        return amounts, counts, roled
+    def _amount_of(
+        self,
+        phrase: _Phrase,
+        present: int,
+        word: _TermEvidence,
+        evidence: dict[str, _TermEvidence],
+        message: _Message,
+    ) -> tuple[float, float, int]:
+        """A phrase's rarity-weighted evidence, the role of its words (weighted by rarity:
+        "lluvia de ideas" said as the source of the ideas counts little even if "ideas"
+        is also in the head) and how many of its content words the message has."""
+        if present > 1:
+            amount, with_roles, _rank = self._summed(phrase, evidence, message.blocked)
+        else:
+            amount, with_roles = word[0], word[1]
+        for term in phrase.unindexed:  # the common words left out of the index
+            found = evidence.get(term)
+            if found is not None:
+                amount += found[0]
+                with_roles += found[1]
+                present += 1
+        return amount, _role(amount, with_roles), present
+
+    def _phrase_postings(
+        self, matched: _Terms, blocked: Mapping[str, frozenset[int]]
+    ) -> tuple[list[tuple[str, Sequence[int]]], Counter[int]]:
+        """The phrases indexed under the message's terms, term by term in the order the
+        terms came, and how many of its indexed words each phrase has in the message."""
+        postings = self._postings
+        found: list[tuple[str, Sequence[int]]] = [
+            (term, postings[term]) for term in matched if term in postings
+        ]
+        if blocked:  # a false friend is no evidence for the method it names
+            found = [(term, self._unblocked(ids, blocked.get(term))) for term, ids in found]
+        return found, Counter(itertools.chain.from_iterable(ids for _term, ids in found))
+
+    def _unblocked(self, ids: Sequence[int], tasks: frozenset[int] | None) -> Sequence[int]:
+        return ids if not tasks else [p for p in ids if self._phrases[p].task not in tasks]
+
+    @staticmethod
+    def _summed(
+        phrase: _Phrase, evidence: dict[str, _TermEvidence], blocked: Mapping[str, frozenset[int]]
+    ) -> _TermEvidence:
+        """The evidence of a phrase's indexed words, summed in the message's order (floating
+        point sums depend on the order)."""
+        hits = [evidence[t] for t in phrase.indexed if t in evidence]
+        if blocked:
+            hits = [
+                evidence[t]
+                for t in phrase.indexed
+                if t in evidence and phrase.task not in blocked.get(t, ())
+            ]
+        amount = with_roles = 0.0
+        for word_amount, word_with_role, _rank in sorted(hits, key=itemgetter(2)):
+            amount += word_amount
+            with_roles += word_with_role
+        return amount, with_roles, 0
 
     def _add_stop_phrases(
         self,
@@ -888,27 +1022,73 @@ class Matcher:
                     sources[task] = -1
 
     def _shared_words(
-        self, message: _Message, phrase: dict[int, tuple[float, float]]
-    ) -> dict[int, float]:
+        self,
+        task: int,
+        used: float,
+        evidence: dict[str, _TermEvidence],
+        terms: frozenset[str],
+        message: _Message,
+    ) -> float:
         """Evidence from the task's other words, beyond those its best phrase used."""
-        shared = {task: -used for task, (_value, used) in phrase.items()}
-        for term, (weight, role) in message.matched.items():
-            evidence = self._idf.get(term, 0.0) * weight * role
-            blocked = message.blocked.get(term, ())
-            for task in self._task_postings.get(term, ()):
-                if task in shared and task not in blocked:
-                    shared[task] += evidence
-        return {task: value if value > 0.0 else 0.0 for task, value in shared.items()}
+        shared = -used
+        common = self._name_terms[task] & terms
+        blocked = message.blocked
+        if len(common) == 1 and not blocked:
+            (term,) = common
+            shared += evidence[term][1]
+        elif common:
+            # summed in the message's order, as floating point sums depend on it
+            for term in sorted(common, key=lambda t: evidence[t][2]):
+                if not blocked or task not in blocked.get(term, ()):
+                    shared += evidence[term][1]
+        return shared if shared > 0.0 else 0.0
 
-    def _purpose_scores(self, message: _Message) -> dict[int, float]:
-        found: dict[int, float] = {}
-        get = found.get
+    def _purpose_scores(self, message: _Message) -> tuple[list[float], dict[int, float]]:
+        """Every task's purpose evidence (by position), and that of the tasks that have at
+        least PURPOSE_FLOOR of it."""
+        found = [0.0] * len(self._task_ids)
+        touched: set[int] = set()
         for term, weight in message.purpose.items():
+            flat = self._purpose_postings.get(term)
+            if flat is None:
+                continue
+            pairs = iter(flat)
             blocked = message.blocked.get(term)
-            for task, evidence in self._purpose_postings.get(term, ()):
-                if not blocked or task not in blocked:
-                    found[task] = get(task, 0.0) + evidence * weight
-        return found
+            if blocked:
+                for task, evidence in zip(pairs, pairs, strict=True):
+                    if task not in blocked:
+                        found[task] += evidence * weight
+            else:  # (a list indexed by task: thousands of postings per message)
+                for task, evidence in zip(pairs, pairs, strict=True):
+                    found[task] += evidence * weight
+            touched.update(flat[::2])
+        return found, {task: found[task] for task in touched if found[task] >= PURPOSE_FLOOR}
+
+
+def _penalty(rejection: float) -> float:
+    """The share of its score a task keeps when negated words name it this much."""
+    return max(0.0, 1.0 - REJECTION_PENALTY * min(1.0, rejection))
+
+
+def _term_evidence(terms: _Terms, idf: Mapping[str, float]) -> dict[str, _TermEvidence]:
+    """Each term's evidence, computed once per message for every phrase and task."""
+    evidence: dict[str, _TermEvidence] = {}
+    for rank, (term, (weight, role)) in enumerate(terms.items()):
+        amount = idf.get(term, 0.0) * weight
+        evidence[term] = (amount, amount * role, rank)
+    return evidence
+
+
+def _top(evidence: dict[int, float], count: int) -> list[tuple[int, float]]:
+    """The `count` tasks of most evidence, best first; ties go to the earlier task. Only
+    those at or above the count-th value are sorted (C-level filters, no Python loop over
+    hundreds of tasks)."""
+    contenders: Iterable[tuple[int, float]] = evidence.items()
+    if len(evidence) > count:
+        threshold = sorted(evidence.values(), reverse=True)[count - 1]
+        contenders = itertools.compress(contenders, map(threshold.__le__, evidence.values()))
+    best = sorted([(-value, task) for task, value in contenders])[:count]
+    return [(task, -negated) for negated, task in best]
 
 
 def _with_described(
@@ -1014,6 +1194,14 @@ def _family(term: str) -> str:
     return "~" + term[:FAMILY_LENGTH]
 
 
+_NO_PHRASE = (0.0, 0.0)
+DETAIL_ROLE = ROLE_WEIGHTS["detail"]
+
+
+def _role(amount: float, with_roles: float) -> float:
+    return with_roles / amount if amount > 0.0 else 0.0
+
+
 def _complete_value(phrase: _Phrase, amount: float, message: _Message, to_beat: float) -> float:
     """Every content word present: the phrase's specificity counts if it is written in order.
 
@@ -1082,6 +1270,11 @@ def _idf_table(documents: list[set[str]], count: int) -> dict[str, float]:
             frequency[term] = frequency.get(term, 0) + 1
     scale = math.log(1 + max(count, 1))
     return {term: math.log(1 + count / n) / scale for term, n in frequency.items()}
+
+
+def _nearest_first(candidate: tuple[str, float]) -> tuple[float, str]:
+    """Sort key of typo neighbours: the most similar first, then by stem."""
+    return -candidate[1], candidate[0]
 
 
 def _deletion_variants(term: str) -> set[str]:

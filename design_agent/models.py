@@ -18,9 +18,10 @@ FileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]+\.(md|csv|
 
 
 class StrictModel(BaseModel):
-    """Base for every model read from a file: unknown keys are errors."""
+    """Base for every model read from a file: unknown keys are errors. Built when a file is
+    first read, not at import: the catalogue usually comes from its cache (cache.py)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Localized(StrictModel):

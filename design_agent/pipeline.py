@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from design_agent.actions import (
     ActionContext,
@@ -29,14 +29,9 @@ from design_agent.actions import (
     run_action,
     stray_reply,
 )
-from design_agent.actions.decisions import propose
-from design_agent.actions.providers import require_ready
-from design_agent.actions.tree import resolve_target
-from design_agent.actions.usage import CONFIRMED as BUDGET_CONFIRMED
 from design_agent.answer_stream import AnswerStream
 from design_agent.budget import budget_gate
 from design_agent.clarify import TaskChooser
-from design_agent.compare import Side, footer, run_both
 from design_agent.conversation import (
     CompareChoice,
     ConversationState,
@@ -72,7 +67,6 @@ from design_agent.memory.models import Project, ProjectContext, Turn
 from design_agent.messages import say
 from design_agent.models import Agent
 from design_agent.preferences import resolve_preferences
-from design_agent.preview import PromptPreview, make_preview
 from design_agent.prompt import PastTurn
 from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.providers.run import ProviderRun
@@ -90,6 +84,11 @@ from design_agent.turn import (
     TurnState,
 )
 from design_agent.validation import validate_answer
+
+if TYPE_CHECKING:
+    # Loaded where used: a design turn needs no action handler, comparison or preview.
+    from design_agent.compare import Side
+    from design_agent.preview import PromptPreview
 
 __all__ = ["DEFAULT_PROJECT", "Pipeline", "TurnRequest", "default_project"]
 
@@ -236,6 +235,8 @@ class Pipeline:
     def preview(self, request: TurnRequest) -> PromptPreview:
         """What `request` would send to the provider (ask --show-prompt, /prompt): the same
         method choice, prompt and command line as a turn; nothing is run or saved."""
+        from design_agent.preview import make_preview
+
         project = self.memory.find_project(request.project) if request.project else None
         project = project or self.memory.active_project()
         start = self._start(project, request)
@@ -326,6 +327,8 @@ class Pipeline:
             return None
         if project is None:
             raise UsageError(say("no_active_project", "en"))
+        from design_agent.actions.tree import resolve_target
+
         return resolve_target(self.memory, project, request.start)[0]
 
     # -- steps 0-2 -----------------------------------------------------------------------------
@@ -396,6 +399,8 @@ class Pipeline:
             action=envelope.model_dump() if envelope else None,
         )
         if pending is not None and pending.kind != "choice" and envelope is None:
+            from design_agent.actions.usage import CONFIRMED as BUDGET_CONFIRMED
+
             try:
                 answered = answer_pending(message, pending, self._context(turn))
             except DesignAgentError:
@@ -519,6 +524,8 @@ class Pipeline:
         then continues from it."""
         last = turn.conversation.last
         assert last is not None and turn.project is not None
+        from design_agent.actions.providers import require_ready
+
         name = require_ready(provider, self._context(turn))
         turn.prefs = replace(turn.prefs, provider=name)
         asked = self._back_to_request(turn)
@@ -542,6 +549,8 @@ class Pipeline:
     def _compare(self, envelope: ActionEnvelope, turn: TurnState, timer: Timer) -> Iterator[Any]:
         """/compare claude gemini: the last request answered by both at once, saved as two
         answers to it (sibling branches), shown one after the other; which to keep is asked."""
+        from design_agent.compare import run_both
+
         last = turn.conversation.last
         assert last is not None and turn.project is not None
         names = self._compared(envelope.typed_input().providers, turn)
@@ -580,6 +589,8 @@ class Pipeline:
         yield from self._apply(self._compared_result(sides, names, task, turn), turn, timer)
 
     def _compared(self, wanted: list[str], turn: TurnState) -> list[str]:
+        from design_agent.actions.providers import require_ready
+
         ctx = self._context(turn)
         names = [require_ready(name, ctx) for name in wanted]
         if len(names) == 1:
@@ -591,6 +602,8 @@ class Pipeline:
     def _side(
         self, name: str, chosen: Chosen, agent: Agent, context: ProjectContext, turn: TurnState
     ) -> Side:
+        from design_agent.compare import Side
+
         spec = self.services.adapters[name]
         prefs = replace(turn.prefs, provider=name)
         inputs = RequestInputs(chosen.request_text, chosen, agent, context, prefs, spec, [])
@@ -631,6 +644,8 @@ class Pipeline:
     def _compared_result(
         self, sides: list[Side], names: list[str], task: Any, turn: TurnState
     ) -> ActionResult:
+        from design_agent.compare import footer
+
         language = turn.language
         blocks = []
         for number, side in enumerate(sides, 1):
@@ -828,6 +843,8 @@ class Pipeline:
         """The decisions a complete answer proposed, asked about once; nothing stored yet."""
         if stream.status != "complete" or not stream.decisions:
             return
+        from design_agent.actions.decisions import propose
+
         proposed = [(d.decision, d.rationale) for d in stream.decisions]
         proposal = propose(proposed, agent_turn, task_id, self._context(turn))
         if proposal is not None:

@@ -11,22 +11,30 @@ every line of it. Off a terminal, text is written as it arrives, plain.
 A block is rendered after a one-line stand-in for the block before it (see
 `anchor_for`), so the blank lines rich puts between blocks come out exactly
 as in a render of the whole answer.
+
+Rendered lines are shown through `AnsiLines`, exactly as rich shows them
+decoded back into a Text, without decoding and wrapping them again at each
+redraw: what is left of a redraw's cost is rich rendering the live tail.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import re
 import threading
 import time
 from dataclasses import dataclass
-from functools import cache
-from typing import TYPE_CHECKING
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from markdown_it import MarkdownIt
+    from rich.console import Console, ConsoleOptions, RenderResult
     from rich.live import Live
+    from rich.markdown import Markdown
+    from rich.text import Text
 
 LIVE_WINDOW = 6
 # The live tail is cut once it is longer than this: the most any redraw renders.
@@ -255,8 +263,6 @@ class MarkdownStream:
                     self._draw()
 
     def _draw(self) -> None:
-        from rich.text import Text
-
         self._last = time.monotonic()
         self._print_done()
         if len(self._blocks.tail) > LIVE_LIMIT:
@@ -270,19 +276,20 @@ class MarkdownStream:
             self._shown = stable
         height = max(LIVE_WINDOW, self._console.height - 2)
         visible = lines[self._shown :][-height:]
-        self._ensure_live().update(Text.from_ansi("\n".join(visible)), refresh=True)
+        self._ensure_live().update(AnsiLines(visible), refresh=True)
 
     def _print_done(self) -> None:
+        # In one print: each print through the Live erases and redraws the live window.
+        lines: list[str] = []
         for block in self._done:
-            self._print_lines(self.render(block)[self._shown :])
+            lines += self.render(block)[self._shown :]
             self._shown = 0
+        self._print_lines(lines)
         self._done = []
 
     def _print_lines(self, lines: list[str]) -> None:
-        from rich.text import Text
-
         if lines:
-            self._ensure_live().console.print(Text.from_ansi("\n".join(lines)))
+            self._ensure_live().console.print(AnsiLines(lines))
 
     def _ensure_live(self) -> Live:
         if self._live is None:
@@ -312,9 +319,76 @@ def _anchor_lines(anchor: str, width: int) -> tuple[str, ...]:
 def render_markdown(text: str, width: int) -> list[str]:
     """`text` rendered by rich as markdown, as lines with ANSI styles."""
     from rich.console import Console
-    from rich.markdown import Markdown
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=True, color_system="truecolor")
-    console.print(Markdown(text))
+    console.print(_markdown(text))
     return buffer.getvalue().splitlines()
+
+
+def _markdown(text: str) -> Markdown:
+    """rich's `Markdown(text)`, parsed by one shared parser: rich builds a parser for each
+    Markdown, which costs about as much as rendering a short block."""
+    markdown = copy.copy(_blank_markdown())
+    markdown.markup, markdown.parsed = text, _parser().parse(text)
+    return markdown
+
+
+@cache
+def _blank_markdown() -> Markdown:
+    from rich.markdown import Markdown
+
+    return Markdown("")
+
+
+@cache
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt().enable("strikethrough").enable("table")  # as rich's Markdown builds it
+
+
+class AnsiLines:
+    """Lines of `render_markdown`, shown exactly as rich shows `Text.from_ansi` of them.
+
+    That Text is decoded again at each redraw and wrapped again by rich, which costs as
+    much as rendering the markdown. Here a line is decoded once (the live window shows the
+    same lines redraw after redraw) and, when no line would be wrapped, padded, expanded or
+    read on from the line before, its segments are given as they are.
+    """
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines or [""]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.segment import Segment
+        from rich.text import Text
+
+        decoded = [_decoded(line) for line in self.lines]
+        if (
+            max(line.cells for line in decoded) > options.max_width
+            or options.justify not in (None, "default")
+            or not all(line.closed for line in decoded[:-1])
+        ):
+            yield Text.from_ansi("\n".join(self.lines))
+            return
+        newline = Segment("\n")
+        for line in decoded:
+            yield from line.text.render(console)
+            yield newline
+
+
+class _DecodedLine(NamedTuple):
+    text: Text  # as Text.from_ansi reads the line
+    cells: int  # its width; a tab counts as too wide, since Text.from_ansi would expand it
+    closed: bool  # no style is left open for the next line (rich closes each one)
+
+
+@lru_cache(maxsize=512)
+def _decoded(line: str) -> _DecodedLine:
+    from rich.ansi import AnsiDecoder
+
+    decoder = AnsiDecoder()
+    text = decoder.decode_line(line)
+    cells = 1 << 30 if "\t" in line else text.cell_len
+    return _DecodedLine(text, cells, not decoder.style)

@@ -50,8 +50,10 @@ class RoutingFigures(BaseModel):
 
 def load_cases(path: Path) -> list[dict[str, Any]]:
     """The labelled cases of one set file."""
+    # libyaml's parser where PyYAML has it: a set of ~500 messages parses ~10x faster.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with open(path, encoding="utf-8") as handle:
-        return list(yaml.safe_load(handle)["cases"])
+        return list(yaml.load(handle, Loader=loader)["cases"])
 
 
 # Whether a message is a meta-request (small talk, help, a project or provider action): the

@@ -50,7 +50,12 @@ class Services:
 
     @cached_property
     def adapters(self) -> dict[str, AdapterSpec]:
-        return load_adapters(self.catalogue)
+        # The adapter files are among the catalogue's sources, so its signature covers them.
+        if not self.catalogue.signature:
+            return load_adapters(self.catalogue)
+        return cached(
+            self.home, "adapters", self.catalogue.signature, lambda: load_adapters(self.catalogue)
+        )
 
     @cached_property
     def event_log(self) -> EventLog:

@@ -11,13 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from design_agent.errors import ConfigError, UsageError
 from design_agent.fsutil import write_private_text
 from design_agent.paths import HomeLayout
-from design_agent.yamlfile import YamlFileError, load_located
 
 ENV_PREFIX = "DESIGN_AGENT_"
 Source = Literal["flag", "env", "file", "default"]
@@ -128,6 +126,9 @@ def read_settings_file(home: HomeLayout) -> dict[str, Any]:
     path = home.settings_file
     if not path.exists():
         return {}
+    # Loaded only for a file to read: most homes have none, and YAML costs start-up time.
+    from design_agent.yamlfile import YamlFileError, load_located
+
     try:
         located = load_located(path)
     except YamlFileError as e:
@@ -214,6 +215,8 @@ def set_setting(home: HomeLayout, key: str, value: str) -> Any:
         Settings.model_validate(data)
     except ValidationError as e:
         raise UsageError(f"invalid value for {key}: {_describe(e.errors()[0])}") from e
+    import yaml
+
     write_private_text(home.settings_file, yaml.safe_dump(data, sort_keys=True, allow_unicode=True))
     return data["bins"][sub] if top == "bins" else data[top]
 

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
-from design_agent.cache import CACHE_ENV
+from design_agent.cache import CACHE_ENV, cached
 from design_agent.cli import cli
 from design_agent.matching import Matcher
 from design_agent.paths import HomeLayout
-from design_agent.registry import Catalogue, load_catalogue
+from design_agent.registry import Catalogue, load_catalogue_cached
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -31,14 +33,60 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep the collected suite (modules, items, fixtures: long-lived) out of the cyclic
+    garbage collector's scans for the rest of the run."""
+    gc.freeze()
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`-n auto` starts two workers per CPU: much of the suite waits on real processes (ptys,
-    fake CLIs, servers), and a second worker per CPU runs meanwhile (on 2 CPUs: 4 workers
-    took ~88 s, 2 workers ~115 s, 6 no better than 4). PYTEST_XDIST_AUTO_NUM_WORKERS wins."""
+    fake CLIs, servers), and a second worker per CPU runs meanwhile (on 2 CPUs, measured on
+    the whole suite: 3 workers ~68 s, 4 workers ~60 s, 5 workers ~69 s).
+    PYTEST_XDIST_AUTO_NUM_WORKERS wins."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # pytest-xdist's own hook reads it
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return 2 * (cpus or 1)
+
+
+# Modules whose tests share a costly module-scoped set-up (a live server, a browser, a built
+# wheel, a recorded story): each runs whole on one worker, instead of once on every worker
+# that gets one of its tests.
+SHARED_SETUP_MODULES = frozenset(
+    {
+        "tests/test_ask_server.py",
+        "tests/test_browser.py",
+        "tests/test_packaging.py",
+        "tests/test_report.py",
+        "tests/test_web_markdown.py",
+    }
+)
+# Modules whose tests start in-process servers: they run as one unit, so only one worker
+# loads the web stack (~0.6 s of imports).
+SERVER_MODULES = frozenset(
+    {
+        "tests/test_server_api.py",
+        "tests/test_server_concurrency.py",
+        "tests/test_server_security.py",
+    }
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Every other test is scheduled on its own; those modules go out first, as units
+    (xdist's --dist loadgroup would do it, but its marks are lost on pytest 9's node ids)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedSetupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            if module in SERVER_MODULES:
+                return "in-process servers"
+            return module if module in SHARED_SETUP_MODULES else nodeid
+
+    return SharedSetupScheduling(config, log)
 
 
 @pytest.fixture(scope="session")
@@ -53,16 +101,26 @@ def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def bundled_catalogue(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    """The bundled catalogue (an empty home adds nothing), loaded once per worker for the
-    tests that only read it; Matcher.from_catalogue then builds its matcher once too."""
-    return load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home"))).require_valid()
+def bundled_catalogue(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Catalogue:
+    """The bundled catalogue (an empty home adds nothing), for the tests that only read it:
+    read from the run's shared cache, as every fresh home's `design-agent` reads it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(shared_cache))
+        home = HomeLayout(tmp_path_factory.mktemp("empty-home"))
+        return load_catalogue_cached(home).require_valid()
 
 
 @pytest.fixture(scope="session")
-def bundled_matcher(bundled_catalogue: Catalogue) -> Matcher:
-    """The bundled catalogue's matcher (matching only memoises look-ups: safe to share)."""
-    return Matcher.from_catalogue(bundled_catalogue)
+def bundled_matcher(
+    tmp_path_factory: pytest.TempPathFactory, shared_cache: Path, bundled_catalogue: Catalogue
+) -> Matcher:
+    """The bundled catalogue's matcher (matching only memoises look-ups: safe to share), from
+    the shared cache: built once per run, not once per worker."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(shared_cache))
+        home = HomeLayout(tmp_path_factory.mktemp("empty-home"))
+        signature = bundled_catalogue.signature
+        return cached(home, "matcher", signature, lambda: Matcher.from_catalogue(bundled_catalogue))
 
 
 @pytest.fixture(autouse=True)

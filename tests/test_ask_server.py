@@ -25,6 +25,7 @@ import pytest
 from click.testing import CliRunner
 from fixtures.fakes import FIXTURES, install_fake, recording
 
+from design_agent.cache import CACHE_ENV
 from design_agent.cli import cli
 from design_agent.memory import Memory
 from design_agent.paths import resolve_home
@@ -40,11 +41,11 @@ START_SECONDS = 30.0
 class Server:
     """A running `design-agent serve`, its home, a twin home without a server, their env."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, cache: Path) -> None:
         self.root = root
         self.home = root / "home"
         self.twin = root / "twin"
-        self.env = _base_env(root)
+        self.env = _base_env(root, cache)
         self.process: subprocess.Popen[str] | None = None
         self.count = 0
 
@@ -116,9 +117,10 @@ class Ran:
         return f"Ran({self.code}, out={self.out[-300:]!r}, err={self.err[-300:]!r})"
 
 
-def _base_env(root: Path) -> dict[str, str]:
+def _base_env(root: Path, cache: Path) -> dict[str, str]:
     """The environment both the server and every `ask` run in (so their fingerprints
-    agree): the fake Claude answers; a fake Gemini streams a little, then hangs."""
+    agree): the fake Claude answers; a fake Gemini streams a little, then hangs. The run's
+    shared catalogue cache (conftest.py), as every home of the suite has it."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("DESIGN_AGENT_", "FAKE_"))}
     claude = install_fake(root / "bin", "claude")
     gemini = root / "bin" / "gemini"
@@ -132,6 +134,7 @@ def _base_env(root: Path) -> dict[str, str]:
     return {
         **environ,
         "DESIGN_AGENT_ENV_PASSTHROUGH": "FAKE_*",
+        CACHE_ENV: str(cache),
         "DESIGN_AGENT_PROVIDER": "claude",
         "DESIGN_AGENT_CLAUDE_BIN": str(claude),
         "DESIGN_AGENT_GEMINI_BIN": str(gemini),
@@ -140,8 +143,8 @@ def _base_env(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("served"))
+def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("served"), shared_cache)
     running.start()
     try:
         yield running

@@ -26,6 +26,7 @@ import pytest
 from browser import browser, screenshot_dir
 from fixtures.fakes import install_fake, recording
 
+from design_agent.cache import CACHE_ENV
 from design_agent.paths import HomeLayout
 from design_agent.settings import set_setting
 
@@ -42,8 +43,9 @@ class Server:
     process: subprocess.Popen[str]
 
 
-def start_server(root: Path) -> Server:
-    """`design-agent serve` on a free port, with the fake claude as its provider."""
+def start_server(root: Path, cache: Path) -> Server:
+    """`design-agent serve` on a free port, with the fake claude as its provider (and the
+    run's shared catalogue cache, as every home of the suite has it)."""
     home = root / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DESIGN_AGENT_", "FAKE_"))}
     env.update(
@@ -53,6 +55,7 @@ def start_server(root: Path) -> Server:
         FAKE_RECORDING=recording("web_claude_hostile"),
         FAKE_DELAY="0.06",
     )
+    env[CACHE_ENV] = str(cache)
     set_setting(HomeLayout(home), "provider", "claude")  # as `config set provider claude`
     process = subprocess.Popen(
         [sys.executable, "-m", "design_agent", "serve", "--port", "0"],
@@ -89,8 +92,8 @@ def first_url(process: subprocess.Popen[str], within: float) -> str:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = start_server(tmp_path_factory.mktemp("web"))
+def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iterator[Server]:
+    running = start_server(tmp_path_factory.mktemp("web"), shared_cache)
     try:
         yield running
     finally:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import stat
+import subprocess
+import sys
 import time
 
 import pytest
 
-from design_agent.cache import CACHE_ENV
+from design_agent.cache import CACHE_ENV, forget_loaded
 from design_agent.paths import HomeLayout
 from design_agent.registry import load_catalogue_cached
 
@@ -37,9 +39,22 @@ def test_the_second_start_reads_the_cache(home):
     first = load_catalogue_cached(HomeLayout(home))
     [cached] = cache_files(home)
     assert stat.S_IMODE(cached.stat().st_mode) == 0o600
+    forget_loaded()  # the next start is a new process
     second = load_catalogue_cached(HomeLayout(home))
     assert second is not first and second.tasks == first.tasks
     assert cache_files(home) == [cached]
+
+
+def test_within_one_process_an_unchanged_entry_is_read_once(home):
+    load_catalogue_cached(HomeLayout(home))  # built and written
+    forget_loaded()
+    read = load_catalogue_cached(HomeLayout(home))
+    assert load_catalogue_cached(HomeLayout(home)) is read  # a server's next turn
+    [cached] = cache_files(home)
+    cached.write_bytes(cached.read_bytes())  # the same bytes, but another write of the file
+    cached.touch()
+    again = load_catalogue_cached(HomeLayout(home))
+    assert again is not read and again.tasks == read.tasks
 
 
 def test_editing_an_overlay_file_rebuilds_it(home):
@@ -76,3 +91,34 @@ def test_a_corrupt_cache_file_is_rebuilt(home):
     cached.write_bytes(b"not a pickle")
     catalogue = load_catalogue_cached(HomeLayout(home))
     assert catalogue.tasks and cache_files(home)[0].read_bytes() != b"not a pickle"
+
+
+BUILDER = """
+import sys, time
+from pathlib import Path
+from design_agent.cache import cached
+from design_agent.paths import HomeLayout
+
+def build():
+    with open(sys.argv[2], "a") as log:
+        log.write("built\\n")
+    time.sleep(0.3)  # long enough for the others to find no entry yet
+    return {"tasks": 88}
+
+print(cached(HomeLayout(Path(sys.argv[1])), "index", "k1", build))
+"""
+
+
+def test_processes_starting_at_once_build_an_entry_once(home, tmp_path):
+    builds = tmp_path / "builds.log"
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", BUILDER, str(home), str(builds)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    outputs = [process.communicate(timeout=30)[0] for process in starts]
+    assert outputs == ["{'tasks': 88}\n"] * 3
+    assert builds.read_text().splitlines() == ["built"]

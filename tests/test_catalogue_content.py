@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from design_agent.language import word_list
-from design_agent.paths import HomeLayout
-from design_agent.registry import Catalogue, load_catalogue
+from design_agent.registry import Catalogue
 
 MINIMUM_COUNTS = {"agents": 15, "tasks": 96, "guides": 96, "materials": 11}
 MINIMUM_GUIDE_WORDS = 500
@@ -46,10 +45,10 @@ GENERIC_KEYWORDS = word_list(
 )
 
 
-@pytest.fixture(scope="module")
-def bundled(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
+@pytest.fixture
+def bundled(bundled_catalogue: Catalogue) -> Catalogue:
     """The bundled catalogue alone (an empty home adds nothing)."""
-    return load_catalogue(HomeLayout(tmp_path_factory.mktemp("empty-home")))
+    return bundled_catalogue
 
 
 def test_design_agent_check_passes(run_cli):

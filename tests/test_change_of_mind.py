@@ -6,14 +6,11 @@ import pytest
 
 from design_agent.language import read_request
 from design_agent.matching import Matcher
-from design_agent.paths import HomeLayout
-from design_agent.registry import load_catalogue
 
 
-@pytest.fixture(scope="module")
-def matcher(tmp_path_factory: pytest.TempPathFactory) -> Matcher:
-    catalogue = load_catalogue(HomeLayout(tmp_path_factory.mktemp("home")))
-    return Matcher.from_catalogue(catalogue.require_valid())
+@pytest.fixture
+def matcher(bundled_matcher: Matcher) -> Matcher:
+    return bundled_matcher
 
 
 def negated(text: str, language: str = "en") -> list[str]:

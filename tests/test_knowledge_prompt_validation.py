@@ -5,16 +5,14 @@ from __future__ import annotations
 import pytest
 
 from design_agent.knowledge import Knowledge, split_sections
-from design_agent.paths import HomeLayout
 from design_agent.prompt import PastTurn, ProjectContext, assemble
-from design_agent.registry import load_catalogue
 from design_agent.textutil import estimate_tokens
 from design_agent.validation import citations_in, validate_answer
 
 
 @pytest.fixture
-def catalogue(home):
-    return load_catalogue(HomeLayout(home)).require_valid()
+def catalogue(bundled_catalogue):
+    return bundled_catalogue
 
 
 def test_guides_split_into_citable_sections(catalogue):

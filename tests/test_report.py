@@ -24,7 +24,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from pypdf import PdfReader
 
 from design_agent.actions.envelope import ActionEnvelope
 from design_agent.cli.context import AppContext
@@ -375,6 +374,8 @@ def test_the_pdf_is_printed_by_chromium_with_each_answer_on_its_own_page(story, 
     assert path.name == "ledgerly-report.pdf"
     printed = path.read_bytes()
     assert printed.startswith(b"%PDF")
+    from pypdf import PdfReader  # only this test reads a PDF
+
     pages = [page.extract_text().strip().splitlines() for page in PdfReader(path).pages]
     assert len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", printed)) == len(pages) > 3
     tops = [line for page in pages for line in page[:2]]  # "Answers" may come first

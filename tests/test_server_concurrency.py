@@ -16,6 +16,7 @@ import time
 
 import pexpect
 import pytest
+from fixtures.fakes import install_fake, invoke
 from fixtures.live_server import LiveServer, parse_sse
 from test_server_api import create, fake_env, slow_answer
 
@@ -99,10 +100,7 @@ def test_a_dropped_client_never_stops_the_turn_and_reattaching_replays_it(
 
 
 def test_stopping_the_server_mid_turn_saves_the_turn_as_cancelled(home, tmp_path):
-    binary = tmp_path / "bin" / "claude"
-    from fixtures.fakes import install_fake
-
-    install_fake(binary.parent, "claude")
+    binary = install_fake(tmp_path / "bin", "claude")
     env = {
         **os.environ,
         "DESIGN_AGENT_HOME": str(home),
@@ -129,9 +127,8 @@ def test_stopping_the_server_mid_turn_saves_the_turn_as_cancelled(home, tmp_path
         if process.poll() is None:
             process.kill()
     assert not (home / "server.json").exists()
-    history = subprocess.run(
-        [*AGENT, "history", "--json", "-p", "delta"], capture_output=True, text=True, env=env
-    )
+    # What was saved, as `history` shows it (in-process: the server is the process under test).
+    history = invoke(home, "history", "--json", "-p", "delta")
     turns = json.loads(history.stdout)
     turns = turns["turns"] if isinstance(turns, dict) else turns
     assert [t["status"] for t in turns if t["role"] == "agent"] == ["cancelled"]

@@ -17,8 +17,10 @@ it, once).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -34,9 +36,10 @@ if TYPE_CHECKING:
 
 
 class ActionInput(BaseModel):
-    """Base of every action's input model: strict, nothing extra."""
+    """Base of every action's input model: strict, nothing extra. Each is built when first
+    used, not at import: a process runs few actions, often none."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class NoInput(ActionInput):
@@ -94,9 +97,33 @@ InputT = TypeVar("InputT", bound=ActionInput)
 Handler = Callable[[Any, ActionContext], ActionResult]
 Answerer = Callable[[str, Any, ActionContext], "ActionResult | None"]
 
+# Filled as the handler modules are imported: read them after `load_handlers()`.
 INPUTS: dict[tuple[str, str], type[ActionInput]] = {}
 HANDLERS: dict[tuple[str, str], Handler] = {}
 ANSWERERS: dict[str, Answerer] = {}
+
+# The modules whose handlers register themselves when imported, in registration order.
+HANDLER_MODULES = (
+    "catalogue",
+    "conversation",
+    "decisions",
+    "files",
+    "memory",
+    "projects",
+    "providers",
+    "report",
+    "tree",
+    "usage",
+)
+
+
+@cache
+def load_handlers() -> None:
+    """Import every handler module, so the tables are full. Done on first need: a design
+    request never reads them, and loading them all costs every process a good part of
+    its start-up."""
+    for name in HANDLER_MODULES:
+        importlib.import_module(f"design_agent.actions.{name}")
 
 
 def action(

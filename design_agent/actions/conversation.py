@@ -2,21 +2,14 @@
 
 None of these creates a project or asks the provider anything. "Make it shorter"
 is answered by the pipeline when there is a last answer to redo; this handler
-only replies when there is none. A bare "yes", "no" or "skip" that answers no
-open question is not a design request either (`stray_reply`).
+only replies when there is none. (A bare "yes", "no" or "skip" that answers no
+open question is read in replies.py.)
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action
 from design_agent.actions.inputs import Compare, Rerender, SmallTalk
-from design_agent.conversation import PENDING_MINUTES
-from design_agent.language import NO, SKIP, YES, reply_of
-
-if TYPE_CHECKING:
-    from design_agent.conversation import Pending
 
 
 @action("conversation", "help", NoInput)
@@ -59,16 +52,3 @@ def rerender(data: Rerender, ctx: ActionContext) -> ActionResult:
 def compare(data: Compare, ctx: ActionContext) -> ActionResult:
     """Reached only when there is no last request to compare (the pipeline compares one)."""
     return ActionResult(ctx.done("conversation.compare", "compare_nothing"))
-
-
-def stray_reply(message: str, pending: Pending | None, ctx: ActionContext) -> ActionResult | None:
-    """A bare yes / no / skip its question's reader did not take: "no" and "skip" drop the
-    question; with none open (or it lapsed), say so rather than guess a method."""
-    word = reply_of(message)
-    if pending is None and word in YES | NO | SKIP:
-        done = ctx.done("conversation.cancel", "nothing_to_answer", minutes=PENDING_MINUTES)
-        return ActionResult(done)
-    if pending is not None and word in NO | SKIP:
-        done = ctx.done("conversation.cancel", "pending_dropped", {"dropped": pending.kind})
-        return ActionResult(done)
-    return None

@@ -3,7 +3,8 @@
 What the user says about projects, providers, files, decisions, the history,
 the catalogue or the conversation itself becomes one of these envelopes; a
 handler carries it out, never the model. The input is checked against the
-model its handler registered in `base.INPUTS` (the models live in inputs.py).
+model its handler registered in `base.INPUTS` (the models live in inputs.py; the
+handlers are loaded on the first envelope, see `base.load_handlers`).
 Unknown modules, methods and input fields are rejected.
 """
 
@@ -13,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from design_agent.actions.base import INPUTS
+from design_agent.actions.base import INPUTS, load_handlers
 
 Module = Literal[
     "tree",
@@ -32,7 +33,8 @@ Module = Literal[
 class ActionEnvelope(BaseModel):
     """One meta-request, validated against the input model of its (module, method)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built when first used: a design request never makes one.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     module: Module
     method: str = Field(min_length=1, max_length=40)
@@ -40,6 +42,7 @@ class ActionEnvelope(BaseModel):
 
     @model_validator(mode="after")
     def _input_matches_method(self) -> ActionEnvelope:
+        load_handlers()
         model = INPUTS.get((self.module, self.method))
         if model is None:
             raise ValueError(f"unknown action {self.module}.{self.method}")
@@ -53,4 +56,5 @@ class ActionEnvelope(BaseModel):
 
     def typed_input(self) -> Any:
         """The input as its registered model (defaults filled in)."""
+        load_handlers()
         return INPUTS[(self.module, self.method)].model_validate(self.input)

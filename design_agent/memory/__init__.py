@@ -4,7 +4,6 @@ Use the `Memory` facade."""
 
 from __future__ import annotations
 
-from design_agent.memory.export import ProjectExport
 from design_agent.memory.facade import Memory, utc_now
 from design_agent.memory.models import (
     AddedFile,
@@ -40,7 +39,6 @@ __all__ = [
     "ProcessMemory",
     "Project",
     "ProjectContext",
-    "ProjectExport",
     "ProjectFile",
     "ProjectHits",
     "ProjectState",

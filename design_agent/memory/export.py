@@ -46,7 +46,6 @@ from design_agent.memory import (
 from design_agent.memory.db import scalar, snapshot, stamp, transaction
 from design_agent.memory.models import FileType, Project, Row, TurnContent
 from design_agent.memory.text import is_slug
-from design_agent.preferences import clean_preferences
 
 FORMAT: Literal["design-agent.project"] = "design-agent.project"
 FORMAT_VERSION: Literal[2] = 2
@@ -290,6 +289,9 @@ def _checked_preferences(
 ) -> ProjectExport:
     if "preferences" not in bundle.metadata:
         return bundle
+    # Loaded for an import only: every command opens the memory, few read settings.
+    from design_agent.preferences import clean_preferences
+
     kept, problems = clean_preferences(bundle.metadata["preferences"], providers)
     for problem in problems:
         (warn or (lambda _: None))(f"{problem}; not imported")

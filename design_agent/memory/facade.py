@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import (
@@ -33,7 +33,6 @@ from design_agent.memory import (
     context,
     conversations,
     decisions,
-    export,
     files,
     lookup,
     metadata,
@@ -63,6 +62,10 @@ from design_agent.memory.models import (
     TreeLine,
     Turn,
 )
+
+if TYPE_CHECKING:
+    # Export and import are rare: their models and YAML load only when one is made.
+    from design_agent.memory.export import ProjectExport
 
 Clock = Callable[[], datetime]
 MERGE_PAGES = 2000  # ~8 MB of index rewritten at most per project when a session ends
@@ -468,10 +471,10 @@ class Memory:
         at `node_id`, the turns and decisions of the path to that node only."""
         return context.load(self.db, project_id, turns, decision_count, node_id)
 
-    def export_project(
-        self, project_id: str, path: Path | str | None = None
-    ) -> export.ProjectExport:
+    def export_project(self, project_id: str, path: Path | str | None = None) -> ProjectExport:
         """The whole project as one document; also written to `path` (0600) if given."""
+        from design_agent.memory import export
+
         bundle = export.build(self.db, project_id, self._clock())
         if path is not None:
             export.write(bundle, Path(path))
@@ -479,7 +482,7 @@ class Memory:
 
     def import_project(
         self,
-        source: Path | str | export.ProjectExport,
+        source: Path | str | ProjectExport,
         name: str | None = None,
         *,
         providers: Collection[str] | None = None,
@@ -488,5 +491,7 @@ class Memory:
         """Recreate an exported project (under `name` if given); UsageError if it exists or
         the file is unsafe. Stored preferences not valid here (`providers` are this home's
         adapter names) are dropped, each one told to `warn`."""
+        from design_agent.memory import export
+
         bundle = source if isinstance(source, export.ProjectExport) else export.read(Path(source))
         return export.restore(self.db, bundle, name, providers, warn)

@@ -25,7 +25,7 @@ FILE_TYPES: tuple[str, ...] = ("brief", "research", "design", "other")
 class Row(BaseModel):
     """Base of the row models: immutable, unknown fields are errors."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Project(Row):

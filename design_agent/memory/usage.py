@@ -44,7 +44,7 @@ _RELATIVE = re.compile(r"(\d{1,4})d")
 class UsageQuery(BaseModel):
     """Which answers to count and how to group them (project_id None: every project)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     by: GroupBy = "provider"
     project_id: str | None = None
@@ -55,7 +55,7 @@ class UsageRow(BaseModel):
     """One group's figures. A sum is None when no turn of the group reported it; the
     `*_reported` counts say how many of its `turns` did."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     group: str
     turns: int
@@ -72,7 +72,7 @@ class UsageRow(BaseModel):
 class UsageReport(BaseModel):
     """The rows, in the order of their group, and the total over all of them."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     by: GroupBy
     project_id: str | None
@@ -186,7 +186,7 @@ def month_spend(db: sqlite_utils.Database, project_id: str, now: datetime) -> fl
 class TurnFigures(BaseModel):
     """What one answer used, as its provider reported it (None: not reported)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     tokens_in: int | None = None
     tokens_out: int | None = None

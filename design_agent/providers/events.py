@@ -30,7 +30,7 @@ FailureKind = Literal[
 class Event(BaseModel):
     """Base of every event; `kind` names it in JSON lines (`ask --events`)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     @field_validator("*", mode="after")
     @classmethod

@@ -30,6 +30,9 @@ from design_agent.report.outline import (
 # An answer's "#" becomes "####": below the title, the section and the answer's heading.
 SHIFT = 3
 _PARSER = MarkdownIt("commonmark")
+# A line that may be under a setext heading ("Title" over "===", in a quote or a list too)
+# ends with "=" or "-"; an ATX heading needs a "#".
+_SETEXT_UNDERLINE = re.compile(r"[=-][ \t]*$", re.MULTILINE)
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~&!])")
 # Blockquote markers and list markers before a heading's "#" (a heading inside them).
 _PREFIX = r"^((?:[ \t]*>)*[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*)"
@@ -166,6 +169,8 @@ def contain(text: str, shift: int = SHIFT) -> str:
 
 def _escape_html(text: str) -> str:
     """Raw HTML (blocks and inline tags) backslash-escaped, so it reads as typed."""
+    if "<" not in text:  # no tag without one: spare the parse (a report holds many answers)
+        return text
     lines: list[str | None] = list(text.split("\n"))
     for token in _PARSER.parse(text):
         if token.map is None:
@@ -179,6 +184,8 @@ def _escape_html(text: str) -> str:
 
 
 def _shift_headings(text: str, shift: int) -> str:
+    if "#" not in text and not _SETEXT_UNDERLINE.search(text):
+        return text.strip("\n")  # no heading to shift
     lines: list[str | None] = list(text.split("\n"))
     for token in _PARSER.parse(text):
         if token.type == "heading_open" and token.map is not None:
@@ -196,6 +203,8 @@ def _each(lines: list[str | None], start: int, end: int, change: Callable[[str],
 def _close_fence(text: str) -> str:
     """`text` with its last top-level code fence closed, when the answer left it open (so
     the rest of the report is not swallowed into a code block)."""
+    if "```" not in text and "~~~" not in text:
+        return text  # no fence can open without three of either
     blocks = [t for t in _PARSER.parse(text) if t.level == 0 and t.map is not None]
     if not blocks or blocks[-1].type != "fence":
         return text
