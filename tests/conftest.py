@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import importlib
-import importlib.util
 import os
-import py_compile
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,45 +21,13 @@ from design_agent.registry import Catalogue, load_catalogue_cached
 
 def pytest_configure(config: pytest.Config) -> None:
     """Let every Python the suite spawns (design-agent, fake CLIs, xdist workers) keep its
-    compiled modules, outside the checkout: with PYTHONDONTWRITEBYTECODE set, each of the
-    hundreds of `design-agent` processes would compile the whole package again (~0.2 s)."""
-    cache = getattr(config, "cache", None)
-    default = Path(tempfile.gettempdir()) / "design-agent-test-bytecode"
-    folder = cache.mkdir("bytecode") if cache else default
+    compiled modules: with PYTHONDONTWRITEBYTECODE set, each of the hundreds of
+    `design-agent` processes would compile the package again (~0.2 s). They go where Python
+    keeps them by default, beside the sources, where pip put an installed package's: a
+    separate bytecode folder would ignore those and compile every module again on a fresh
+    checkout (~20 s of the first run)."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(folder))
     sys.dont_write_bytecode = False
-    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
-    if not os.environ.get("PYTEST_XDIST_WORKER") and not any(Path(sys.pycache_prefix).iterdir()):
-        _compile_before_the_workers_start()
-
-
-# Imported by the workers and the processes they start, beyond what this file imports.
-WARM_MODULES = (
-    "design_agent.pipeline",
-    "design_agent.server.app",
-    "hypothesis",
-    "pexpect",
-    "playwright.sync_api",
-    "prompt_toolkit",
-    "pypdf",
-    "rich.markdown",
-    "uvicorn",
-)
-
-
-def _compile_before_the_workers_start() -> None:
-    """On a fresh checkout the bytecode folder is empty: compile what everyone imports once,
-    here, instead of in each of the workers and the first processes they start at once."""
-    for name in WARM_MODULES:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)  # compiled into the folder as it is imported
-    for module in list(sys.modules.values()):  # imported before the folder was set
-        source = getattr(module, "__file__", None)
-        if source and source.endswith(".py"):
-            target = importlib.util.cache_from_source(source)
-            if not os.path.exists(target):
-                py_compile.compile(source, cfile=target, quiet=2)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
