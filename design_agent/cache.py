@@ -128,10 +128,9 @@ def _load(path: Path) -> object:
         identity = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         with _loaded_lock:
             known = _loaded.get(path)
-        if known is not None and known[0] == identity:
-            with _loaded_lock:
+            if known is not None and known[0] == identity:
                 _loaded.move_to_end(path)
-            return known[1]
+                return known[1]
         value = pickle.load(handle)
     with _loaded_lock:
         _loaded[path] = (identity, value)

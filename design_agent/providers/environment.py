@@ -16,7 +16,7 @@ for code hosts, database URLs); a provider needs a handful. The child gets:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from fnmatch import translate
 from functools import lru_cache
 
@@ -39,11 +39,6 @@ def user_patterns(parent: Mapping[str, str]) -> list[str]:
     """The patterns in DESIGN_AGENT_ENV_PASSTHROUGH (a bare `*` is ignored: it would pass all)."""
     raw = parent.get(USER_PASSTHROUGH, "")
     return [p for p in _SEPARATORS.split(raw) if p and p.strip("*?")]
-
-
-def passes(name: str, patterns: Iterable[str]) -> bool:
-    """Whether variable `name` matches one of the glob `patterns` (case-sensitive)."""
-    return _any_of(tuple(patterns)).match(name) is not None
 
 
 @lru_cache(maxsize=32)
