@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 import sys
 
+from design_agent import startup
+
 # Tests set this to a file: at exit, the modules this process imported are written there.
 MODULES_HOOK = "DESIGN_AGENT_TEST_MODULES_FILE"
 
 
 def main() -> None:
     """Console-script entry point."""
+    startup.begin()
     if "ask" in sys.argv[1:]:
         from design_agent.remote_ask import main as remote_ask
 

@@ -29,8 +29,8 @@ def catalogue(bundled_catalogue: Catalogue) -> Catalogue:
 
 
 @pytest.fixture(scope="module")
-def matcher(catalogue: Catalogue) -> Matcher:
-    return Matcher.from_catalogue(catalogue)
+def matcher(bundled_matcher: Matcher) -> Matcher:
+    return bundled_matcher  # read from the run's cache: built once per run, not per worker
 
 
 def make_task(task_id: str, keywords: list[str], description: str = "A method.") -> Task:

@@ -1,11 +1,20 @@
-"""What a design turn loads: `ask` and the shell import the pipeline, and must not pay for
-modules only some meta-requests, comparisons or previews use (see actions/base.py's
-load_handlers). One subprocess: this test's own workers import everything."""
+"""What a command's start-up costs.
+
+A design turn: `ask` and the shell import the pipeline, and must not pay for modules only
+some meta-requests, comparisons or previews use (see actions/base.py's load_handlers).
+The cyclic collector: off while the console script starts, back on (with what start-up
+built frozen) once the command reaches the home's data (design_agent/startup.py).
+Subprocesses: this test's own workers import everything and keep their collector.
+"""
 
 from __future__ import annotations
 
+import gc
+import os
 import subprocess
 import sys
+
+from design_agent import startup
 
 # Loaded on first need only: each by the action, command or step that uses it.
 LAZY = (
@@ -54,3 +63,43 @@ def test_a_design_turn_loads_no_handler_and_compiles_no_meta_request_pattern():
     assert loaded == "[]"
     count, total = map(int, compiled.split())
     assert count == 0 and total > 30
+
+
+# The console script's own entry, with the collector's state printed as the process ends.
+COLLECTOR_AT_EXIT = """
+import atexit, gc, sys
+atexit.register(lambda: print("collector:", gc.isenabled(), gc.get_freeze_count(), file=sys.stderr))
+sys.argv = ["design-agent", *sys.argv[1:]]
+from design_agent.entry import main
+main()
+"""
+
+
+def collector_at_exit(*args: str) -> tuple[bool, int]:
+    result = subprocess.run(
+        [sys.executable, "-c", COLLECTOR_AT_EXIT, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "DESIGN_AGENT_PROVIDER": "offline"},
+    )
+    assert result.returncode == 0, result.stderr
+    enabled, frozen = result.stderr.splitlines()[-1].removeprefix("collector: ").split()
+    return enabled == "True", int(frozen)
+
+
+def test_a_turn_runs_with_the_collector_and_what_start_up_built_is_frozen():
+    enabled, frozen = collector_at_exit("ask", "plan a usability test for the checkout")
+    assert enabled
+    assert frozen > 20_000  # modules, validators, the catalogue: never scanned again
+
+
+def test_a_command_that_never_reaches_the_home_ends_without_collecting():
+    assert collector_at_exit("--version") == (False, 0)
+
+
+def test_ready_leaves_a_process_that_never_turned_the_collector_off_as_it_was():
+    assert gc.isenabled()
+    frozen = gc.get_freeze_count()
+    startup.ready()
+    assert gc.isenabled() and gc.get_freeze_count() == frozen

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from design_agent import startup
 from design_agent.paths import HomeLayout, resolve_home
 
 if TYPE_CHECKING:
@@ -36,7 +37,9 @@ class AppContext:
         """The catalogue with its problems, for `check`."""
         from design_agent.registry import load_catalogue_cached
 
-        return load_catalogue_cached(self.home)
+        catalogue = load_catalogue_cached(self.home)
+        startup.ready()  # the command has reached the home's data: start-up is over
+        return catalogue
 
     @property
     def catalogue(self) -> Catalogue:
@@ -48,7 +51,9 @@ class AppContext:
         """The memory database in the home, opened (created, migrated) on first use."""
         from design_agent.memory import Memory
 
-        return Memory.open(self.home.database_file)
+        memory = Memory.open(self.home.database_file)
+        startup.ready()
+        return memory
 
     def services(self) -> Services:
         """Everything a turn needs (catalogue, memory, settings, providers)."""
