@@ -169,7 +169,7 @@ def _fill(memory: Memory, turns: int, rnd: random.Random) -> dict[str, Any]:
                 )
             )
         with memory.transaction():
-            memory.db.conn.executemany(
+            memory.db.executemany(
                 "INSERT INTO conversations (project_id, timestamp, role, message, task_id) "
                 "VALUES (?, ?, ?, ?, ?)",
                 rows,
@@ -249,7 +249,7 @@ def _save_turns(memory: Memory, project_id: str, n: int) -> list[float]:
     saved: list[int] = []
     times = timed(lambda: saved.append(memory.add_turn(project_id, "user", text).id), n)
     with memory.transaction():  # leave the cached database as it was
-        memory.db.conn.executemany("DELETE FROM conversations WHERE id = ?", [(i,) for i in saved])
+        memory.db.executemany("DELETE FROM conversations WHERE id = ?", [(i,) for i in saved])
     return times
 
 

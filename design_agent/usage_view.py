@@ -16,7 +16,7 @@ from design_agent.memory.usage import UsageQuery, UsageReport, UsageRow, month_s
 from design_agent.messages import say
 
 if TYPE_CHECKING:
-    import sqlite_utils
+    import sqlite3
 
     from design_agent.providers.doctor import Diagnosis
 
@@ -118,7 +118,7 @@ def doctor_line(row: UsageRow | None, language: str = "en") -> str:
 
 
 def with_usage(
-    diagnosis: Diagnosis, db: sqlite_utils.Database | None, now: datetime | None = None
+    diagnosis: Diagnosis, db: sqlite3.Connection | None, now: datetime | None = None
 ) -> Diagnosis:
     """The diagnosis with its provider's usage this calendar month (UTC), every project
     (`db` None: there is no database yet, so no answers)."""

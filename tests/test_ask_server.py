@@ -34,7 +34,7 @@ from design_agent.remote_ask import resolve_home as fast_resolve_home
 from design_agent.server_env import FINGERPRINT_PATTERNS, _matches, environment_fingerprint
 
 ENTRY = [sys.executable, "-m", "design_agent.entry"]
-HEAVY = ("pydantic", "rich", "click", "sqlite_utils", "rapidfuzz", "platformdirs", "http.client")
+HEAVY = ("pydantic", "rich", "click", "sqlite3", "rapidfuzz", "platformdirs", "http.client")
 START_SECONDS = 30.0
 
 

@@ -65,7 +65,7 @@ def test_version_and_help_import_no_heavy_library():
         "        cli.main(args, prog_name='design-agent')\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "heavy = {'pydantic', 'rich', 'prompt_toolkit', 'sqlite_utils', 'yaml', 'rapidfuzz'}\n"
+        "heavy = {'pydantic', 'rich', 'prompt_toolkit', 'sqlite3', 'yaml', 'rapidfuzz'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -16,6 +16,7 @@ import pytest
 
 from design_agent.errors import ConfigError
 from design_agent.memory import Memory
+from design_agent.memory.db import connect, transaction
 from design_agent.memory.schema import LATEST_VERSION, V1
 from design_agent.memory.search_index import index_statements
 
@@ -215,3 +216,46 @@ def test_files_that_are_not_our_database_are_refused(tmp_path):
     db.close()
     with pytest.raises(ConfigError, match="not a design-agent database"):
         Memory.open(foreign)
+
+
+# -- transactions: one block commits whole; a nested block fails alone -----------------------
+
+
+def names_in(path: Path) -> list[str]:
+    with sqlite3.connect(path) as reader:  # another connection: only what was committed
+        return [row[0] for row in reader.execute("SELECT name FROM projects ORDER BY name")]
+
+
+def add_project(db: sqlite3.Connection, name: str) -> None:
+    db.execute(
+        "INSERT INTO projects (id, name, name_key, search_key, created_at, last_accessed) "
+        "VALUES (?, ?, ?, ?, '2026-11-27T10:00:00+00:00', '2026-11-27T10:00:00+00:00')",
+        [name.lower(), name, name.lower(), len(name)],  # search_key is unique
+    )
+
+
+def test_a_failed_nested_block_is_undone_alone_and_the_rest_commits(tmp_path):
+    path = tmp_path / "design-agent.db"
+    db = connect(path)
+    with transaction(db):
+        add_project(db, "Atlas")
+        with pytest.raises(RuntimeError), transaction(db):
+            add_project(db, "Borealis")
+            raise RuntimeError("the inner step failed")
+        with transaction(db):
+            add_project(db, "Cygnus")
+        assert names_in(path) == []  # nothing is seen before the outer block commits
+    assert names_in(path) == ["Atlas", "Cygnus"]
+    assert not db.in_transaction
+    db.close()
+
+
+def test_a_failure_in_the_outer_block_undoes_its_nested_blocks_too(tmp_path):
+    path = tmp_path / "design-agent.db"
+    db = connect(path)
+    with pytest.raises(KeyboardInterrupt), transaction(db):
+        with transaction(db):
+            add_project(db, "Atlas")
+        raise KeyboardInterrupt  # Ctrl-C between two steps of one operation
+    assert names_in(path) == [] and not db.in_transaction
+    db.close()

@@ -278,7 +278,7 @@ def test_a_version_5_database_keeps_its_answers_as_not_reported(tmp_path: Path):
         "tokens, cost) VALUES ('atlas', '2026-11-02T10:00:00+00:00', 'agent', 'an answer', "
         "'claude', 'sonnet', 120, 0.25)"
     )
-    old.conn.close()
+    old.close()
     with Memory.open(path) as memory:
         assert memory.db.execute("PRAGMA user_version").fetchone()[0] == 6
         report = usage_report(memory.db, UsageQuery(by="model"))

@@ -10,9 +10,8 @@ project forgets it too.
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
-
-import sqlite_utils
 
 from design_agent.errors import UsageError
 from design_agent.memory import fts
@@ -24,13 +23,13 @@ PROCESS_COLUMNS = "id, context, decision, rationale, outcome, lessons, timestamp
 PROCESS_WEIGHTS = (1.0, 2.0, 1.0, 1.0, 1.5)  # context, decision, rationale, outcome, lessons
 
 
-def get_state(db: sqlite_utils.Database, key: str, default: Any = None) -> Any:
+def get_state(db: sqlite3.Connection, key: str, default: Any = None) -> Any:
     """The JSON value stored under `key`, or `default`."""
     value = scalar(db, "SELECT value FROM agent_state WHERE key = ?", [key])
     return default if value is None else json.loads(value)
 
 
-def set_state(db: sqlite_utils.Database, key: str, value: Any, now: str) -> None:
+def set_state(db: sqlite3.Connection, key: str, value: Any, now: str) -> None:
     """Store a JSON-serialisable `value` under `key`."""
     db.execute(
         "INSERT INTO agent_state (key, value, updated_at) VALUES (?, ?, ?) "
@@ -39,13 +38,13 @@ def set_state(db: sqlite_utils.Database, key: str, value: Any, now: str) -> None
     )
 
 
-def delete_state(db: sqlite_utils.Database, key: str) -> None:
+def delete_state(db: sqlite3.Connection, key: str) -> None:
     """Forget `key`."""
     db.execute("DELETE FROM agent_state WHERE key = ?", [key])
 
 
 def add_process_memory(
-    db: sqlite_utils.Database, entry: dict[str, str], now: str, project_id: str | None = None
+    db: sqlite3.Connection, entry: dict[str, str], now: str, project_id: str | None = None
 ) -> ProcessMemory:
     """Record what the agent decided, in which context, why, what came of it, and lessons;
     linked to `project_id` (if given), it goes when that project is deleted."""
@@ -61,7 +60,7 @@ def add_process_memory(
     return get_process_memory(db, int(cursor.lastrowid or 0))
 
 
-def get_process_memory(db: sqlite_utils.Database, entry_id: int) -> ProcessMemory:
+def get_process_memory(db: sqlite3.Connection, entry_id: int) -> ProcessMemory:
     """One process-memory entry by id."""
     row = one(db, f"SELECT {PROCESS_COLUMNS} FROM process_memory WHERE id = ?", [entry_id])
     if row is None:
@@ -69,7 +68,7 @@ def get_process_memory(db: sqlite_utils.Database, entry_id: int) -> ProcessMemor
     return ProcessMemory.model_validate(row)
 
 
-def list_process_memory(db: sqlite_utils.Database, limit: int = 20) -> list[ProcessMemory]:
+def list_process_memory(db: sqlite3.Connection, limit: int = 20) -> list[ProcessMemory]:
     """The most recent process-memory entries, newest first."""
     found = rows(
         db, f"SELECT {PROCESS_COLUMNS} FROM process_memory ORDER BY id DESC LIMIT ?", [limit]
@@ -78,7 +77,7 @@ def list_process_memory(db: sqlite_utils.Database, limit: int = 20) -> list[Proc
 
 
 def search_process_memory(
-    db: sqlite_utils.Database, query: str, limit: int = 10
+    db: sqlite3.Connection, query: str, limit: int = 10
 ) -> list[ScoredProcessMemory]:
     """Process-memory entries matching the words of `query`, best first."""
     expression = match_expression(stem_terms(query_terms(query)))

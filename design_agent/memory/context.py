@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite_utils
+import sqlite3
 
 from design_agent.errors import UsageError
 from design_agent.memory import conversations, decisions, files, metadata, projects, tree
@@ -11,7 +11,7 @@ from design_agent.memory.models import ProjectContext
 
 
 def load(
-    db: sqlite_utils.Database,
+    db: sqlite3.Connection,
     project_id: str,
     turns: int = 10,
     decision_count: int = 10,

@@ -10,9 +10,8 @@ not at all. Turns form a tree (see tree.py): each has a parent but the first.
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
-
-import sqlite_utils
 
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import branches, projects
@@ -60,7 +59,7 @@ def _check(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def add(
-    db: sqlite_utils.Database,
+    db: sqlite3.Connection,
     project_id: str,
     fields: dict[str, Any],
     now: str,
@@ -87,7 +86,7 @@ def add(
     return get(db, turn_id)
 
 
-def update(db: sqlite_utils.Database, turn_id: int, changes: dict[str, Any]) -> Turn:
+def update(db: sqlite3.Connection, turn_id: int, changes: dict[str, Any]) -> Turn:
     """Change some columns of a saved turn (e.g. the final text and status of an answer)."""
     fixed = set(changes) - set(UPDATABLE)
     if fixed:
@@ -103,7 +102,7 @@ def update(db: sqlite_utils.Database, turn_id: int, changes: dict[str, Any]) -> 
     return get(db, turn_id)
 
 
-def get(db: sqlite_utils.Database, turn_id: int) -> Turn:
+def get(db: sqlite3.Connection, turn_id: int) -> Turn:
     """One turn by id; NotFoundError if there is none."""
     row = one(db, f"SELECT {COLUMNS} FROM conversations WHERE id = ?", [turn_id])
     if row is None:
@@ -111,7 +110,7 @@ def get(db: sqlite_utils.Database, turn_id: int) -> Turn:
     return to_turn(row)
 
 
-def recent(db: sqlite_utils.Database, project_id: str, n: int) -> list[Turn]:
+def recent(db: sqlite3.Connection, project_id: str, n: int) -> list[Turn]:
     """The last `n` turns of a project, oldest first (the order to show or prompt them)."""
     found = rows(
         db,
@@ -121,7 +120,7 @@ def recent(db: sqlite_utils.Database, project_id: str, n: int) -> list[Turn]:
     return [to_turn(r) for r in reversed(found)]
 
 
-def every(db: sqlite_utils.Database, project_id: str) -> list[Turn]:
+def every(db: sqlite3.Connection, project_id: str) -> list[Turn]:
     """All turns of a project, oldest first (for export)."""
     found = rows(
         db, f"SELECT {COLUMNS} FROM conversations WHERE project_id = ? ORDER BY id", [project_id]
@@ -129,7 +128,7 @@ def every(db: sqlite_utils.Database, project_id: str) -> list[Turn]:
     return [to_turn(r) for r in found]
 
 
-def last(db: sqlite_utils.Database, project_id: str) -> Turn | None:
+def last(db: sqlite3.Connection, project_id: str) -> Turn | None:
     """The most recent turn of a project (when, which task), or None."""
     found = recent(db, project_id, 1)
     return found[0] if found else None

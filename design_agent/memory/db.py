@@ -1,5 +1,10 @@
 """The one seam to the database: connect, configure, migrate, transactions, row helpers.
 
+The standard library's sqlite3, with no wrapper: this layer writes its own SQL, in
+explicit transactions (the connection is in autocommit mode). (sqlite-utils was
+used here only as a wrapper around the connection, and importing it cost 60-80 ms
+of every process's start.)
+
 Durability choices, and why:
 
 - WAL, so readers never block the writer and a kill -9 never corrupts.
@@ -34,8 +39,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from design_agent.errors import ConfigError
 from design_agent.fsutil import (
     FILE_MODE,
@@ -53,7 +56,7 @@ HOME_HINT = "use a folder you can write: --home PATH or DESIGN_AGENT_HOME"
 WARNED_KEY = "shared_home_warned"  # agent state: the home and mode already warned about
 
 
-def connect(path: Path, version: int = LATEST_VERSION) -> sqlite_utils.Database:
+def connect(path: Path, version: int = LATEST_VERSION) -> sqlite3.Connection:
     """Open (creating if needed) the database at `path`, migrated to `version`."""
     try:
         if not create_private(path):
@@ -61,10 +64,10 @@ def connect(path: Path, version: int = LATEST_VERSION) -> sqlite_utils.Database:
     except NotWritableError as e:
         raise ConfigError(f"{e.message}; {HOME_HINT}") from e
     try:
-        conn = sqlite3.connect(
+        # Autocommit: every transaction is an explicit BEGIN (transaction(), snapshot()).
+        db = sqlite3.connect(
             path, timeout=BUSY_TIMEOUT_S, isolation_level=None, cached_statements=1024
         )
-        db = sqlite_utils.Database(conn, execute_plugins=False)
         _configure(db)
         migrate(db, path, version)
     except sqlite3.DatabaseError as e:
@@ -74,7 +77,7 @@ def connect(path: Path, version: int = LATEST_VERSION) -> sqlite_utils.Database:
     return db
 
 
-def _warn_if_shared(db: sqlite_utils.Database, folder: Path) -> None:
+def _warn_if_shared(db: sqlite3.Connection, folder: Path) -> None:
     """Warn once per home and mode when others may read or write the home (never chmod it)."""
     mode = shared_mode(folder)
     if mode is None:
@@ -126,7 +129,7 @@ def _unusable(path: Path, error: sqlite3.DatabaseError) -> ConfigError:
     )
 
 
-def _configure(db: sqlite_utils.Database) -> None:
+def _configure(db: sqlite3.Connection) -> None:
     db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     for attempt in range(50):
         # Switching a new file to WAL needs a moment alone with it; another
@@ -157,7 +160,7 @@ WIPE_TABLE = "wipe_free_pages"
 WIPE_CHUNK = 1 << 20
 
 
-def wipe_free_pages(db: sqlite_utils.Database) -> None:
+def wipe_free_pages(db: sqlite3.Connection) -> None:
     """Overwrite every page on the free list with zeros (call inside a write transaction).
 
     Pages freed while secure_delete was FAST (a merged index segment, an older
@@ -176,12 +179,12 @@ def wipe_free_pages(db: sqlite_utils.Database) -> None:
     db.execute(f"DROP TABLE {WIPE_TABLE}")
 
 
-def user_version(db: sqlite_utils.Database) -> int:
+def user_version(db: sqlite3.Connection) -> int:
     """The schema version stored in the file (0 for a new, empty file)."""
     return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(db: sqlite_utils.Database, path: Path, target: int = LATEST_VERSION) -> None:
+def migrate(db: sqlite3.Connection, path: Path, target: int = LATEST_VERSION) -> None:
     """Apply the forward migrations up to `target`; refuse files from a newer version."""
     _refuse_newer(user_version(db), path)
     if user_version(db) >= target:
@@ -207,57 +210,71 @@ def _refuse_newer(version: int, path: Path) -> None:
         )
 
 
-def _has_tables(db: sqlite_utils.Database) -> bool:
+def _has_tables(db: sqlite3.Connection) -> bool:
     return bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
 
 
 @contextmanager
-def transaction(db: sqlite_utils.Database) -> Iterator[None]:
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
     """Run the block as one write transaction (a savepoint when already inside one)."""
-    if db.conn.in_transaction:
-        with db.atomic():
+    if db.in_transaction:
+        with _savepoint(db):
             yield
         return
-    db.conn.execute("BEGIN IMMEDIATE")
+    db.execute("BEGIN IMMEDIATE")
     try:
         yield
     except BaseException:
-        if db.conn.in_transaction:
-            db.conn.execute("ROLLBACK")
+        if db.in_transaction:
+            db.execute("ROLLBACK")
         raise
-    db.conn.execute("COMMIT")
+    db.execute("COMMIT")
 
 
 @contextmanager
-def snapshot(db: sqlite_utils.Database) -> Iterator[None]:
+def _savepoint(db: sqlite3.Connection) -> Iterator[None]:
+    """A nested block: undone alone if it fails, kept with the transaction around it."""
+    db.execute("SAVEPOINT nested")  # the innermost of this name is the one released
+    try:
+        yield
+    except BaseException:
+        if db.in_transaction:  # an error may have ended the whole transaction already
+            db.execute("ROLLBACK TO SAVEPOINT nested")
+            db.execute("RELEASE SAVEPOINT nested")
+        raise
+    db.execute("RELEASE SAVEPOINT nested")
+
+
+@contextmanager
+def snapshot(db: sqlite3.Connection) -> Iterator[None]:
     """Run several reads against one consistent view of the database."""
-    if db.conn.in_transaction:
+    if db.in_transaction:
         yield
         return
-    db.conn.execute("BEGIN")
+    db.execute("BEGIN")
     try:
         yield
     finally:
-        if db.conn.in_transaction:
-            db.conn.execute("COMMIT")
+        if db.in_transaction:
+            db.execute("COMMIT")
 
 
-def rows(db: sqlite_utils.Database, sql: str, params: Params = ()) -> list[dict[str, Any]]:
+def rows(db: sqlite3.Connection, sql: str, params: Params = ()) -> list[dict[str, Any]]:
     """All rows of a query, as dicts keyed by column name."""
-    cursor = db.conn.execute(sql, params)
+    cursor = db.execute(sql, params)
     keys = [column[0] for column in cursor.description]
     return [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
 
 
-def one(db: sqlite_utils.Database, sql: str, params: Params = ()) -> dict[str, Any] | None:
+def one(db: sqlite3.Connection, sql: str, params: Params = ()) -> dict[str, Any] | None:
     """The first row of a query as a dict, or None."""
     found = rows(db, sql, params)
     return found[0] if found else None
 
 
-def scalar(db: sqlite_utils.Database, sql: str, params: Params = ()) -> Any:
+def scalar(db: sqlite3.Connection, sql: str, params: Params = ()) -> Any:
     """The first column of the first row (None when there is no row)."""
-    row = db.conn.execute(sql, params).fetchone()
+    row = db.execute(sql, params).fetchone()
     return None if row is None else row[0]
 
 
@@ -267,7 +284,7 @@ def sql_literal(text: str) -> str:
 
 
 def rows_by_id(
-    db: sqlite_utils.Database, table: str, columns: str, ids: list[int]
+    db: sqlite3.Connection, table: str, columns: str, ids: list[int]
 ) -> dict[int, dict[str, Any]]:
     """The rows of `table` with these ids, keyed by id (missing ids are absent)."""
     if not ids:

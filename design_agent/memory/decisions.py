@@ -7,7 +7,7 @@ prefix matching, ranked by bm25 (decision text weighs more than rationale).
 
 from __future__ import annotations
 
-import sqlite_utils
+import sqlite3
 
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import fts, projects
@@ -32,7 +32,7 @@ def scoped(project_id: str, expression: str) -> str:
 
 
 def add(
-    db: sqlite_utils.Database,
+    db: sqlite3.Connection,
     project_id: str,
     decision: str,
     rationale: str,
@@ -62,7 +62,7 @@ def add(
     return get(db, int(cursor.lastrowid or 0))
 
 
-def on_path(db: sqlite_utils.Database, node_id: int, limit: int | None = None) -> list[Decision]:
+def on_path(db: sqlite3.Connection, node_id: int, limit: int | None = None) -> list[Decision]:
     """The decisions made so far at a node: at it or its ancestors, or on every path;
     newest first. A decision made later, or on another branch, is not one of them."""
     if scalar(db, "SELECT 1 FROM conversations WHERE id = ?", [node_id]) is None:
@@ -78,7 +78,7 @@ def on_path(db: sqlite_utils.Database, node_id: int, limit: int | None = None) -
     return [Decision.model_validate(r) for r in found]
 
 
-def get(db: sqlite_utils.Database, decision_id: int) -> Decision:
+def get(db: sqlite3.Connection, decision_id: int) -> Decision:
     """One decision by id."""
     found = rows_by_id(db, "project_decisions", COLUMNS, [decision_id])
     if decision_id not in found:
@@ -86,7 +86,7 @@ def get(db: sqlite_utils.Database, decision_id: int) -> Decision:
     return Decision.model_validate(found[decision_id])
 
 
-def listing(db: sqlite_utils.Database, project_id: str, limit: int | None = None) -> list[Decision]:
+def listing(db: sqlite3.Connection, project_id: str, limit: int | None = None) -> list[Decision]:
     """A project's decisions, newest first (all, or the last `limit`)."""
     found = rows(
         db,
@@ -97,7 +97,7 @@ def listing(db: sqlite_utils.Database, project_id: str, limit: int | None = None
 
 
 def search(
-    db: sqlite_utils.Database, project_id: str, query: str, limit: int = 10
+    db: sqlite3.Connection, project_id: str, query: str, limit: int = 10
 ) -> list[ScoredDecision]:
     """A project's decisions that match the words of `query`, best first."""
     expression = match_expression(stem_terms(query_terms(query)), ["decision", "rationale"])

@@ -29,7 +29,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-import sqlite_utils
 from pydantic import Field, ValidationError
 
 from design_agent.errors import NotFoundError, UsageError
@@ -113,7 +112,7 @@ class ProjectExport(Row):
     states: list[ExportedState] = Field(default_factory=list)
 
 
-def build(db: sqlite_utils.Database, project_id: str, now: datetime) -> ProjectExport:
+def build(db: sqlite3.Connection, project_id: str, now: datetime) -> ProjectExport:
     """Everything of one project, read in one snapshot."""
     with snapshot(db):
         turns = conversations.every(db, project_id)
@@ -145,7 +144,7 @@ def build(db: sqlite_utils.Database, project_id: str, now: datetime) -> ProjectE
 
 
 def _states(
-    db: sqlite_utils.Database, project_id: str, refs: dict[int, int], decision_refs: dict[int, int]
+    db: sqlite3.Connection, project_id: str, refs: dict[int, int], decision_refs: dict[int, int]
 ) -> list[ExportedState]:
     return [
         ExportedState(
@@ -263,7 +262,7 @@ def _tree_problem(bundle: ProjectExport) -> str | None:
 
 
 def restore(
-    db: sqlite_utils.Database,
+    db: sqlite3.Connection,
     bundle: ProjectExport,
     name: str | None,
     providers: Collection[str] | None = None,
@@ -299,7 +298,7 @@ def _checked_preferences(
     return bundle.model_copy(update={"metadata": updated})
 
 
-def _restore(db: sqlite_utils.Database, bundle: ProjectExport, name: str | None) -> Project:
+def _restore(db: sqlite3.Connection, bundle: ProjectExport, name: str | None) -> Project:
     with transaction(db):
         project = _create(db, bundle.project, name)
         ids = _insert_turns(db, project.id, _linked(bundle))
@@ -336,7 +335,7 @@ def _linked(bundle: ProjectExport) -> list[ExportedTurn]:
 
 
 def _insert_decisions(
-    db: sqlite_utils.Database, project_id: str, bundle: ProjectExport, ids: dict[int, int]
+    db: sqlite3.Connection, project_id: str, bundle: ProjectExport, ids: dict[int, int]
 ) -> dict[int, int]:
     """Insert the decisions; their new ids by their position in the file (1 = first)."""
     new_ids: dict[int, int] = {}
@@ -359,7 +358,7 @@ def _insert_decisions(
 
 
 def _insert_branches(
-    db: sqlite_utils.Database, project_id: str, bundle: ProjectExport, ids: dict[int, int]
+    db: sqlite3.Connection, project_id: str, bundle: ProjectExport, ids: dict[int, int]
 ) -> None:
     if not bundle.branches:
         branches.from_leaves(db, project_id)
@@ -368,7 +367,7 @@ def _insert_branches(
         branches.restore(db, project_id, b.name, ids[b.tip], stamp(b.created_at))
 
 
-def _create(db: sqlite_utils.Database, exported: Project, name: str | None) -> Project:
+def _create(db: sqlite3.Connection, exported: Project, name: str | None) -> Project:
     """Insert the project row and its index, keeping the exported id when it is free."""
     if name is None and _exists(db, exported):
         raise UsageError(
@@ -384,7 +383,7 @@ def _create(db: sqlite_utils.Database, exported: Project, name: str | None) -> P
     return created
 
 
-def _exists(db: sqlite_utils.Database, exported: Project) -> bool:
+def _exists(db: sqlite3.Connection, exported: Project) -> bool:
     try:
         projects.find(db, exported.name)
     except NotFoundError:
@@ -393,7 +392,7 @@ def _exists(db: sqlite_utils.Database, exported: Project) -> bool:
 
 
 def _insert_turns(
-    db: sqlite_utils.Database, project_id: str, turns: list[ExportedTurn]
+    db: sqlite3.Connection, project_id: str, turns: list[ExportedTurn]
 ) -> dict[int, int]:
     ids: dict[int, int] = {}
     for turn in turns:

@@ -8,10 +8,9 @@ the file already stored instead of a copy.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
-
-import sqlite_utils
 
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import projects
@@ -24,7 +23,7 @@ FULL_COLUMNS = f"{INFO_COLUMNS}, content"
 
 
 def add(
-    db: sqlite_utils.Database,
+    db: sqlite3.Connection,
     project_id: str,
     path: Path,
     file_type: str,
@@ -50,7 +49,7 @@ def add(
     return AddedFile(file=added, duplicate=False, truncated=document.truncated)
 
 
-def _by_hash(db: sqlite_utils.Database, project_id: str, sha256: str) -> FileInfo | None:
+def _by_hash(db: sqlite3.Connection, project_id: str, sha256: str) -> FileInfo | None:
     row = one(
         db,
         f"SELECT {INFO_COLUMNS} FROM project_files WHERE project_id = ? AND sha256 = ?",
@@ -59,7 +58,7 @@ def _by_hash(db: sqlite_utils.Database, project_id: str, sha256: str) -> FileInf
     return None if row is None else FileInfo.model_validate(row)
 
 
-def info(db: sqlite_utils.Database, file_id: int) -> FileInfo:
+def info(db: sqlite3.Connection, file_id: int) -> FileInfo:
     """A file's details without its text."""
     row = one(db, f"SELECT {INFO_COLUMNS} FROM project_files WHERE id = ?", [file_id])
     if row is None:
@@ -67,7 +66,7 @@ def info(db: sqlite_utils.Database, file_id: int) -> FileInfo:
     return FileInfo.model_validate(row)
 
 
-def get(db: sqlite_utils.Database, file_id: int) -> ProjectFile:
+def get(db: sqlite3.Connection, file_id: int) -> ProjectFile:
     """A file with its text."""
     row = one(db, f"SELECT {FULL_COLUMNS} FROM project_files WHERE id = ?", [file_id])
     if row is None:
@@ -75,7 +74,7 @@ def get(db: sqlite_utils.Database, file_id: int) -> ProjectFile:
     return ProjectFile.model_validate(row)
 
 
-def listing(db: sqlite_utils.Database, project_id: str) -> list[FileInfo]:
+def listing(db: sqlite3.Connection, project_id: str) -> list[FileInfo]:
     """A project's files, oldest first, without their text."""
     found = rows(
         db,
@@ -85,7 +84,7 @@ def listing(db: sqlite_utils.Database, project_id: str) -> list[FileInfo]:
     return [FileInfo.model_validate(r) for r in found]
 
 
-def of_type(db: sqlite_utils.Database, project_id: str, file_type: str) -> list[ProjectFile]:
+def of_type(db: sqlite3.Connection, project_id: str, file_type: str) -> list[ProjectFile]:
     """A project's files of one type, with their text, oldest first."""
     found = rows(
         db,
@@ -96,7 +95,7 @@ def of_type(db: sqlite_utils.Database, project_id: str, file_type: str) -> list[
     return [ProjectFile.model_validate(r) for r in found]
 
 
-def every(db: sqlite_utils.Database, project_id: str) -> list[dict[str, Any]]:
+def every(db: sqlite3.Connection, project_id: str) -> list[dict[str, Any]]:
     """All of a project's files as rows with their text (for export)."""
     return rows(
         db,

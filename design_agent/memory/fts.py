@@ -10,15 +10,14 @@ them this is the exact bm25 ranking.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
-
-import sqlite_utils
 
 DEFAULT_CAP = 500
 
 
 def ranked(
-    db: sqlite_utils.Database,
+    db: sqlite3.Connection,
     table: str,
     expression: str,
     weights: Sequence[float] = (),
@@ -38,6 +37,5 @@ def ranked(
     )
     # bm25 is negative, lower is better; callers get a positive relevance.
     return [
-        (int(rowid), -float(score))
-        for rowid, score in db.conn.execute(sql, (expression, cap, limit))
+        (int(rowid), -float(score)) for rowid, score in db.execute(sql, (expression, cap, limit))
     ]

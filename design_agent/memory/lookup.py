@@ -16,7 +16,8 @@ Tiers 2 and 3 give a suggestion, never a match: the caller asks "did you mean ..
 
 from __future__ import annotations
 
-import sqlite_utils
+import sqlite3
+
 from pydantic import BaseModel, ConfigDict
 from rapidfuzz import fuzz
 
@@ -41,7 +42,7 @@ class ProjectLookup(BaseModel):
     names: list[str]
 
 
-def lookup(db: sqlite_utils.Database, asked: str) -> ProjectLookup:
+def lookup(db: sqlite3.Connection, asked: str) -> ProjectLookup:
     """Find the project `asked` names (see the module docstring for the tiers)."""
     listed = projects.summaries(db)
     names = [p.name for p in listed]
@@ -54,7 +55,7 @@ def lookup(db: sqlite_utils.Database, asked: str) -> ProjectLookup:
     return ProjectLookup(asked=asked, suggestion=suggestion, names=names)
 
 
-def _exact(db: sqlite_utils.Database, asked: str) -> Project | None:
+def _exact(db: sqlite3.Connection, asked: str) -> Project | None:
     # "the Acme project" names "Acme" exactly: try the words without the filler too.
     for candidate in dict.fromkeys([asked, " ".join(_meaningful(asked))]):
         if not candidate.strip():

@@ -4,16 +4,15 @@ preferences), as JSON values under keys."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
-
-import sqlite_utils
 
 from design_agent.errors import UsageError
 from design_agent.memory import projects
 from design_agent.memory.db import rows, transaction
 
 
-def get_all(db: sqlite_utils.Database, project_id: str) -> dict[str, Any]:
+def get_all(db: sqlite3.Connection, project_id: str) -> dict[str, Any]:
     """Every metadata value of a project, by key."""
     found = rows(
         db,
@@ -23,7 +22,7 @@ def get_all(db: sqlite_utils.Database, project_id: str) -> dict[str, Any]:
     return {r["key"]: json.loads(r["value"]) for r in found}
 
 
-def set_value(db: sqlite_utils.Database, project_id: str, key: str, value: Any, now: str) -> None:
+def set_value(db: sqlite3.Connection, project_id: str, key: str, value: Any, now: str) -> None:
     """Store `value` (any JSON value) under `key`; None removes the key."""
     if not key.strip():
         raise UsageError("a metadata key cannot be empty")

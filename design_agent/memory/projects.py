@@ -9,9 +9,8 @@ key only. Lookup is case- and accent-insensitive: "mobile checkout",
 from __future__ import annotations
 
 import difflib
+import sqlite3
 from typing import Any
-
-import sqlite_utils
 
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory import agent_memory, search_index
@@ -37,9 +36,7 @@ def _key_of(name: str) -> str:
     return key
 
 
-def create(
-    db: sqlite_utils.Database, name: str, now: str, project_id: str | None = None
-) -> Project:
+def create(db: sqlite3.Connection, name: str, now: str, project_id: str | None = None) -> Project:
     """Create a project; UsageError if one with the same name (any case/accents) exists.
 
     `project_id` keeps a given id (an imported project's); by default it is the slug.
@@ -67,7 +64,7 @@ def create(
     return get(db, project_id)
 
 
-def _free_id(db: sqlite_utils.Database, key: str) -> str:
+def _free_id(db: sqlite3.Connection, key: str) -> str:
     # A renamed project keeps its id, so a new project may need "-2", "-3", ...
     candidate, n = key, 1
     while scalar(db, "SELECT 1 FROM projects WHERE id = ?", [candidate]):
@@ -76,7 +73,7 @@ def _free_id(db: sqlite_utils.Database, key: str) -> str:
     return candidate
 
 
-def get(db: sqlite_utils.Database, project_id: str) -> Project:
+def get(db: sqlite3.Connection, project_id: str) -> Project:
     """The project with this exact id; NotFoundError otherwise."""
     row = one(db, f"SELECT {COLUMNS} FROM projects WHERE id = ?", [project_id])
     if row is None:
@@ -84,7 +81,7 @@ def get(db: sqlite_utils.Database, project_id: str) -> Project:
     return Project.model_validate(row)
 
 
-def find(db: sqlite_utils.Database, name: str) -> Project:
+def find(db: sqlite3.Connection, name: str) -> Project:
     """The project called `name` (or with that id), ignoring case and accents."""
     key = slugify(name)
     row = one(
@@ -98,7 +95,7 @@ def find(db: sqlite_utils.Database, name: str) -> Project:
     return Project.model_validate(row)
 
 
-def _not_found_message(db: sqlite_utils.Database, name: str) -> str:
+def _not_found_message(db: sqlite3.Connection, name: str) -> str:
     names = [r["name"] for r in rows(db, "SELECT name FROM projects ORDER BY name")]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f" Did you mean: {', '.join(close)}?" if close else ""
@@ -109,7 +106,7 @@ def _not_found_message(db: sqlite_utils.Database, name: str) -> str:
     )
 
 
-def summaries(db: sqlite_utils.Database) -> list[ProjectSummary]:
+def summaries(db: sqlite3.Connection) -> list[ProjectSummary]:
     """Every project, most recently used first, with its counts and the active flag."""
     active = agent_memory.get_state(db, ACTIVE_KEY)
     found = rows(
@@ -123,12 +120,12 @@ def summaries(db: sqlite_utils.Database) -> list[ProjectSummary]:
     return [ProjectSummary.model_validate({**r, "active": r["id"] == active}) for r in found]
 
 
-def touch(db: sqlite_utils.Database, project_id: str, now: str) -> None:
+def touch(db: sqlite3.Connection, project_id: str, now: str) -> None:
     """Record that the project was just used (it moves to the top of the list)."""
     db.execute("UPDATE projects SET last_accessed = ? WHERE id = ?", [now, project_id])
 
 
-def rename(db: sqlite_utils.Database, project_id: str, new_name: str) -> Project:
+def rename(db: sqlite3.Connection, project_id: str, new_name: str) -> Project:
     """Give a project a new name (its id does not change)."""
     key = _key_of(new_name)
     with transaction(db):
@@ -144,7 +141,7 @@ def rename(db: sqlite_utils.Database, project_id: str, new_name: str) -> Project
     return get(db, project_id)
 
 
-def active(db: sqlite_utils.Database) -> Project | None:
+def active(db: sqlite3.Connection) -> Project | None:
     """The active project, or None (never set, or deleted since)."""
     project_id = agent_memory.get_state(db, ACTIVE_KEY)
     if not isinstance(project_id, str):
@@ -153,7 +150,7 @@ def active(db: sqlite_utils.Database) -> Project | None:
     return None if row is None else Project.model_validate(row)
 
 
-def switch(db: sqlite_utils.Database, project_id: str, now: str) -> Project:
+def switch(db: sqlite3.Connection, project_id: str, now: str) -> Project:
     """Make the project active and mark it as just used."""
     with transaction(db):
         get(db, project_id)
@@ -162,7 +159,7 @@ def switch(db: sqlite_utils.Database, project_id: str, now: str) -> Project:
     return get(db, project_id)
 
 
-def deletion_report(db: sqlite_utils.Database, project_id: str) -> DeletionReport:
+def deletion_report(db: sqlite3.Connection, project_id: str) -> DeletionReport:
     """What deleting the project would remove."""
 
     def count(table: str) -> int:
@@ -178,7 +175,7 @@ def deletion_report(db: sqlite_utils.Database, project_id: str) -> DeletionRepor
     )
 
 
-def delete(db: sqlite_utils.Database, confirmed: DeletionReport) -> DeletionReport:
+def delete(db: sqlite3.Connection, confirmed: DeletionReport) -> DeletionReport:
     """Delete a project and everything of it, if it still matches what the user confirmed.
 
     Its rows (turns, files, decisions, metadata and, by their link, its process
@@ -195,12 +192,12 @@ def delete(db: sqlite_utils.Database, confirmed: DeletionReport) -> DeletionRepo
             wipe_free_pages(db)
     finally:
         db.execute("PRAGMA secure_delete = FAST")
-    if not db.conn.in_transaction:
+    if not db.in_transaction:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # best effort: a reader may hold it
     return current
 
 
-def _delete_rows(db: sqlite_utils.Database, confirmed: DeletionReport) -> DeletionReport:
+def _delete_rows(db: sqlite3.Connection, confirmed: DeletionReport) -> DeletionReport:
     project_id = confirmed.project.id
     current = deletion_report(db, project_id)
     if _counts(current) != _counts(confirmed):

@@ -9,10 +9,9 @@ by score.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
-
-import sqlite_utils
 
 from design_agent.memory import conversations, fts
 from design_agent.memory.db import rows, rows_by_id
@@ -36,7 +35,7 @@ class _Ranked:
 
 
 def search(
-    db: sqlite_utils.Database, query: str, project_id: str | None, limit: int = 20
+    db: sqlite3.Connection, query: str, project_id: str | None, limit: int = 20
 ) -> SearchResults:
     """Search one project (`project_id`) or every project (None), grouped by project."""
     terms = query_terms(query)
@@ -60,7 +59,7 @@ def search(
     return results.model_copy(update={"groups": groups})
 
 
-def _projects(db: sqlite_utils.Database, project_id: str | None) -> dict[str, tuple[Project, int]]:
+def _projects(db: sqlite3.Connection, project_id: str | None) -> dict[str, tuple[Project, int]]:
     where, params = ("WHERE id = ?", [project_id]) if project_id else ("", [])
     found = rows(db, f"SELECT {PROJECT_COLUMNS}, search_key FROM projects {where}", params)
     return {
@@ -73,7 +72,7 @@ def _projects(db: sqlite_utils.Database, project_id: str | None) -> dict[str, tu
 
 
 def _turns(
-    db: sqlite_utils.Database, terms: list[str], search_key: int, cap: int, limit: int
+    db: sqlite3.Connection, terms: list[str], search_key: int, cap: int, limit: int
 ) -> list[_Ranked]:
     expression = match_expression(terms)
     assert expression is not None
@@ -82,7 +81,7 @@ def _turns(
 
 
 def _shared(
-    db: sqlite_utils.Database, terms: list[str], project_id: str | None, cap: int, limit: int
+    db: sqlite3.Connection, terms: list[str], project_id: str | None, cap: int, limit: int
 ) -> list[tuple[str, _Ranked]]:
     """Hits in the decision and file indexes, shared by all projects, with their project."""
     out: list[tuple[str, _Ranked]] = []
@@ -108,7 +107,7 @@ def _shared(
 
 
 def _group(
-    db: sqlite_utils.Database, project: Project, best: list[_Ranked], terms: list[str]
+    db: sqlite3.Connection, project: Project, best: list[_Ranked], terms: list[str]
 ) -> ProjectHits:
     loaded = {
         kind: _load(db, kind, [r.id for r in best if r.kind == kind])
@@ -120,7 +119,7 @@ def _group(
     return ProjectHits(project=project, hits=hits)
 
 
-def _load(db: sqlite_utils.Database, kind: str, ids: list[int]) -> dict[int, dict[str, Any]]:
+def _load(db: sqlite3.Connection, kind: str, ids: list[int]) -> dict[int, dict[str, Any]]:
     if kind == "turn":
         return rows_by_id(db, "conversations", conversations.COLUMNS, ids)
     if kind == "file":

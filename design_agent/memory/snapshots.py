@@ -22,10 +22,10 @@ export can refer to them by position (see export.py).
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
-import sqlite_utils
 from pydantic import Field
 
 from design_agent.errors import NotFoundError, UsageError
@@ -128,12 +128,12 @@ def apply(state: ProjectState, deltas: list[StateDelta]) -> ProjectState:
     )
 
 
-def state_at(db: sqlite_utils.Database, node_id: int) -> ProjectState:
+def state_at(db: sqlite3.Connection, node_id: int) -> ProjectState:
     """The state at a node: its own snapshot's, else its nearest ancestor's, else empty."""
     return _replay(_chain(db, node_id))[0] or ProjectState()
 
 
-def _chain(db: sqlite_utils.Database, node_id: int) -> list[dict[str, Any]]:
+def _chain(db: sqlite3.Connection, node_id: int) -> list[dict[str, Any]]:
     found = rows(db, CHAIN, [node_id])
     if not found:
         raise NotFoundError(f"no turn {node_id}")
@@ -155,7 +155,7 @@ def _keyframe(payload: str) -> ProjectState:
     return ProjectState.model_validate_json(payload)
 
 
-def _base(db: sqlite_utils.Database, parent_id: int | None) -> Base:
+def _base(db: sqlite3.Connection, parent_id: int | None) -> Base:
     """What a child of `parent_id` is stored against (a root: nothing, depth -1)."""
     if parent_id is None:
         return Base(None, -1, 0)
@@ -169,7 +169,7 @@ def _base(db: sqlite_utils.Database, parent_id: int | None) -> Base:
 
 
 def save(
-    db: sqlite_utils.Database, node_id: int, state: ProjectState, every: int = KEYFRAME_EVERY
+    db: sqlite3.Connection, node_id: int, state: ProjectState, every: int = KEYFRAME_EVERY
 ) -> Kind:
     """Store `state` as the state at `node_id` (replacing one stored there); which kind."""
     if every < 1:
@@ -189,7 +189,7 @@ def save(
 
 
 def _write(
-    db: sqlite_utils.Database, node_id: int, state: ProjectState, base: Base, every: int
+    db: sqlite3.Connection, node_id: int, state: ProjectState, base: Base, every: int
 ) -> Kind:
     depth = base.depth + 1
     keyframe = base.state is None or depth % every == 0 or base.deltas + 1 >= every
@@ -208,7 +208,7 @@ def _write(
 
 
 def _rebase(
-    db: sqlite_utils.Database,
+    db: sqlite3.Connection,
     dependents: list[dict[str, Any]],
     before: ProjectState,
     after: ProjectState,
@@ -223,7 +223,7 @@ def _rebase(
 
 
 def _check_decisions(
-    db: sqlite_utils.Database, project_id: str, state: ProjectState, base: ProjectState | None
+    db: sqlite3.Connection, project_id: str, state: ProjectState, base: ProjectState | None
 ) -> None:
     known = {d.id for d in base.decisions} if base is not None else set()
     new = sorted({d.id for d in state.decisions} - known)
@@ -255,7 +255,7 @@ def remap(kind: str, payload: str, ids: Callable[[int], int]) -> str:
     return delta.model_copy(update=kept).model_dump_json(exclude_unset=True)
 
 
-def every(db: sqlite_utils.Database, project_id: str) -> list[dict[str, Any]]:
+def every(db: sqlite3.Connection, project_id: str) -> list[dict[str, Any]]:
     """The stored snapshots of a project's nodes, by node (for export)."""
     return rows(
         db,
@@ -265,7 +265,7 @@ def every(db: sqlite_utils.Database, project_id: str) -> list[dict[str, Any]]:
     )
 
 
-def insert(db: sqlite_utils.Database, node_id: int, kind: Kind, depth: int, payload: str) -> None:
+def insert(db: sqlite3.Connection, node_id: int, kind: Kind, depth: int, payload: str) -> None:
     """Store a snapshot as it was exported (import; the payload is checked by `remap`)."""
     db.execute(
         "INSERT INTO state_snapshots (node_id, kind, depth, payload) VALUES (?, ?, ?, ?)",

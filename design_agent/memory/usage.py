@@ -14,12 +14,12 @@ Days and months are UTC, as the timestamps are stored.
 from __future__ import annotations
 
 import re
+import sqlite3
 import statistics
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
-import sqlite_utils
 from pydantic import BaseModel, ConfigDict
 
 from design_agent.errors import UsageError
@@ -81,7 +81,7 @@ class UsageReport(BaseModel):
     total: UsageRow
 
 
-def usage_report(db: sqlite_utils.Database, query: UsageQuery) -> UsageReport:
+def usage_report(db: sqlite3.Connection, query: UsageQuery) -> UsageReport:
     """The answers `query` selects, grouped; the total row uses the same aggregates."""
     where, params = _where(query)
     firsts, totals = _timings(db, _KEYS[query.by], where, params)
@@ -114,7 +114,7 @@ Timings = dict[str, list[int]]
 
 
 def _aggregate(
-    db: sqlite_utils.Database,
+    db: sqlite3.Connection,
     key: str,
     where: str,
     params: list[Any],
@@ -139,7 +139,7 @@ def _aggregate(
 
 
 def _timings(
-    db: sqlite_utils.Database, key: str, where: str, params: list[Any]
+    db: sqlite3.Connection, key: str, where: str, params: list[Any]
 ) -> tuple[Timings, Timings]:
     """Each group's times to first token and total times (ms), of the turns that reported
     them. (Measured: one read of plain tuples, sorted here for the median, beats SQLite
@@ -149,7 +149,7 @@ def _timings(
         WHERE {where} AND (c.first_token_ms IS NOT NULL OR c.total_ms IS NOT NULL)"""
     firsts: Timings = defaultdict(list)
     totals: Timings = defaultdict(list)
-    for group, first, total in db.conn.execute(sql, params):
+    for group, first, total in db.execute(sql, params):
         if first is not None:
             firsts[str(group)].append(first)
         if total is not None:
@@ -172,7 +172,7 @@ def month_start(now: datetime) -> datetime:
     return datetime(utc.year, utc.month, 1, tzinfo=UTC)
 
 
-def month_spend(db: sqlite_utils.Database, project_id: str, now: datetime) -> float:
+def month_spend(db: sqlite3.Connection, project_id: str, now: datetime) -> float:
     """What a project's answers cost this calendar month, as the providers reported it."""
     spent = scalar(
         db,
@@ -194,7 +194,7 @@ class TurnFigures(BaseModel):
     total_ms: int | None = None
 
 
-def record_figures(db: sqlite_utils.Database, turn_id: int, figures: TurnFigures) -> None:
+def record_figures(db: sqlite3.Connection, turn_id: int, figures: TurnFigures) -> None:
     """Store an answer's tokens in/out and timings (in the caller's transaction, if any)."""
     with transaction(db):
         db.execute(
