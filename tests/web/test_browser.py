@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import browser, screenshot_dir
+from browser import screenshot_dir
 from fixtures.fakes import install_fake, recording
 
 from design_agent.cache import CACHE_ENV
@@ -103,12 +103,6 @@ def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iter
         except subprocess.TimeoutExpired:
             running.process.kill()
             running.process.wait(5)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with browser() as launched:
-        yield launched
 
 
 def open_page(chromium: Any, server: Server, width: int = 1280, height: int = 860) -> Any:
@@ -216,7 +210,7 @@ def record_a_decision(page: Any) -> None:
 def save_screenshot(page: Any, tmp_path: Path) -> None:
     """The README's picture: the answer with its footer, the cited guide section beside it.
 
-    DESIGN_AGENT_SCREENSHOTS=/tmp/shots pytest -n 0 tests/test_browser.py -k newcomer
+    DESIGN_AGENT_SCREENSHOTS=/tmp/shots pytest -n 0 tests/web/test_browser.py -k newcomer
     cp /tmp/shots/web.png docs/images/web.png
     """
     page.evaluate("() => { document.getElementById('toast').hidden = true; }")

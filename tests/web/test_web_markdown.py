@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import STATIC, browser
+from browser import STATIC
 
 HOSTILE = "\n\n".join(
     [
@@ -35,12 +35,12 @@ HOSTILE = "\n\n".join(
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
-    with browser() as chromium:
-        tab = chromium.new_page()
-        tab.set_content("<!doctype html><html><body><div id='out'></div></body></html>")
-        tab.add_script_tag(content=(STATIC / "markdown.js").read_text(encoding="utf-8"))
-        yield tab
+def page(chromium: Any) -> Iterator[Any]:
+    tab = chromium.new_page()
+    tab.set_content("<!doctype html><html><body><div id='out'></div></body></html>")
+    tab.add_script_tag(content=(STATIC / "markdown.js").read_text(encoding="utf-8"))
+    yield tab
+    tab.close()
 
 
 def render(page: Any, source: str) -> str:
