@@ -8,15 +8,20 @@ shape as a pydantic error `loc`) to its 1-based line.
 Aliases (`*name`) are refused in every file: nine lines of nested aliases
 (the "billion laughs") expand to a billion values and would hang whatever
 reads them, and no design-agent file needs one.
+
+PyYAML is imported on the first read: a command whose catalogue comes from the cache
+and whose home has no settings file reads no YAML (the import is ~13 ms of its start).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 Loc = tuple[str | int, ...]
 ALIAS_MESSAGE = "aliases are not allowed: write the value out in full"
@@ -65,12 +70,14 @@ class YamlFileError(Exception):
 
 def load_located(path: Path) -> LocatedYaml:
     """Parse `path` into values plus line numbers; raise YamlFileError with path:line."""
+    import yaml
+
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise YamlFileError(Problem(path, None, f"cannot read file: {e}")) from e
     try:
-        node = yaml.compose(text, Loader=_COMPOSER)
+        node = yaml.compose(text, Loader=_composer())
     except yaml.MarkedYAMLError as e:
         line = e.problem_mark.line + 1 if e.problem_mark else None
         raise YamlFileError(Problem(path, line, f"invalid YAML: {e.problem}")) from e
@@ -88,6 +95,8 @@ def _refuse_aliases(root: yaml.Node, text: str, path: Path) -> None:
 
     The walk stops at the first repeat, so it is linear even for an alias bomb.
     """
+    import yaml
+
     seen: set[int] = set()
     stack = [root]
     while stack:
@@ -103,13 +112,17 @@ def _refuse_aliases(root: yaml.Node, text: str, path: Path) -> None:
 
 def _alias_line(text: str) -> int | None:
     """The line of the first alias in `text` (parse events: nothing is expanded)."""
-    for event in yaml.parse(text, Loader=_COMPOSER):
+    import yaml
+
+    for event in yaml.parse(text, Loader=_composer()):
         if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
             return int(event.start_mark.line) + 1
     return None
 
 
 def _build(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: Path) -> Any:
+    import yaml
+
     lines[loc] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
@@ -128,16 +141,29 @@ def _build(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: Path) -> Any:
 
 
 def _scalar(node: yaml.Node, path: Path) -> Any:
+    import yaml
+
     if not isinstance(node, yaml.ScalarNode):
         raise YamlFileError(
             Problem(path, node.start_mark.line + 1, "a mapping key must be a plain value")
         )
-    value = _CONSTRUCTOR.construct_object(node, deep=True)
-    _CONSTRUCTOR.constructed_objects.clear()
+    constructor = _constructor()
+    value = constructor.construct_object(node, deep=True)
+    constructor.constructed_objects.clear()
     return value
 
 
-# One constructor resolves every scalar's tag (int, bool, null...) as safe_load would.
-_CONSTRUCTOR = yaml.SafeLoader("")
-# libyaml's parser is about 15 times faster and keeps the marks we need for line numbers.
-_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+@cache
+def _constructor() -> yaml.SafeLoader:
+    """One constructor resolves every scalar's tag (int, bool, null...) as safe_load would."""
+    import yaml
+
+    return yaml.SafeLoader("")
+
+
+@cache
+def _composer() -> type[yaml.SafeLoader]:
+    """libyaml's parser: about 15 times faster, and it keeps the marks line numbers need."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)

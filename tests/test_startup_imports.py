@@ -35,6 +35,7 @@ LAZY = (
     "fastapi",
     "uvicorn",
     "starlette",
+    "yaml",  # by the first YAML file read (yamlfile.py): none when the catalogue is cached
 )
 
 CODE = f"""
