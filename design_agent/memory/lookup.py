@@ -34,7 +34,7 @@ FILLER = frozenset({"the", "my", "our", "project", "el", "la", "mi", "proyecto",
 class ProjectLookup(BaseModel):
     """What a typed project name found: the project itself, or a guess, and every name."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # on first use
 
     asked: str
     exact: Project | None = None

@@ -50,7 +50,7 @@ _memo: dict[str, LoginStatus] = {}  # a process without a home (model choice) st
 class LoginStatus(BaseModel):
     """What a probe found: the state, in words, and when it was checked."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built by the first probe
 
     provider: str
     state: LoginState

@@ -127,6 +127,9 @@ class LoginProbe(_Strict):
     the environment may be enough for a headless run).
     """
 
+    # Built when an adapter file is first read: the cached adapters are unpickled (cache.py).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
     args: list[str] | None = None
     logged_out_exit: list[int] = Field(default_factory=list)
     logged_out_text: list[Text] = Field(default_factory=list)
@@ -152,6 +155,9 @@ class LoginProbe(_Strict):
 
 class AdapterSpec(_Strict):
     """One AI CLI provider, as declared in its adapter file."""
+
+    # Built when an adapter file is first read: the cached adapters are unpickled (cache.py).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: AdapterName
     display_name: Text
