@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from design_agent.errors import ConfigError
-from design_agent.memory import Memory
+from design_agent.memory import Memory, fresh_schema
 from design_agent.memory.db import connect, transaction
 from design_agent.memory.schema import LATEST_VERSION, V1
 from design_agent.memory.search_index import index_statements
+from design_agent.memory.squash import squashed
 
 WRITER = textwrap.dedent("""
     import sys, time
@@ -259,3 +260,32 @@ def test_a_failure_in_the_outer_block_undoes_its_nested_blocks_too(tmp_path):
         raise KeyboardInterrupt  # Ctrl-C between two steps of one operation
     assert names_in(path) == [] and not db.in_transaction
     db.close()
+
+
+# -- a new database is built in one go, as the migrations would build it -----------------------
+
+
+def test_the_fresh_schema_is_what_the_migrations_build():
+    assert fresh_schema.VERSION == LATEST_VERSION
+    assert squashed() == fresh_schema.STATEMENTS, (
+        "design_agent/memory/fresh_schema.py is out of date: run "
+        "`python -m design_agent.memory.squash > design_agent/memory/fresh_schema.py`"
+    )
+
+
+def schema_rows(path: Path) -> tuple[int, list[tuple[str, str, str, str | None]]]:
+    with sqlite3.connect(path) as reader:
+        version = reader.execute("PRAGMA user_version").fetchone()[0]
+        rows = reader.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+        ).fetchall()
+    return version, rows
+
+
+def test_a_new_database_and_one_migrated_step_by_step_have_the_same_schema(tmp_path):
+    new, old = tmp_path / "new.db", tmp_path / "old.db"
+    connect(new).close()
+    connect(old, version=1).close()
+    connect(old).close()  # every migration from 2 on
+    assert schema_rows(new) == schema_rows(old)
+    assert schema_rows(new)[0] == LATEST_VERSION and len(schema_rows(new)[1]) > 40

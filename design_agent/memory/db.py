@@ -47,6 +47,7 @@ from design_agent.fsutil import (
     shared_mode,
     warn_shared,
 )
+from design_agent.memory import fresh_schema
 from design_agent.memory.schema import LATEST_VERSION, MIGRATIONS
 
 BUSY_TIMEOUT_S = 30.0
@@ -195,10 +196,17 @@ def migrate(db: sqlite3.Connection, path: Path, target: int = LATEST_VERSION) ->
         _refuse_newer(version, path)
         if version == 0 and _has_tables(db):
             raise ConfigError(f"{path} is an SQLite file but not a design-agent database")
-        for step in range(version + 1, target + 1):
-            for statement in MIGRATIONS[step]:
-                db.execute(statement)
+        for statement in _statements(version, target):
+            db.execute(statement)
         db.execute(f"PRAGMA user_version = {max(version, target)}")
+
+
+def _statements(version: int, target: int) -> list[str]:
+    """What takes a database from `version` to `target`: a new one is built in one go
+    (fresh_schema.py, what the migrations build, without their ALTER TABLEs)."""
+    if version == 0 and target == fresh_schema.VERSION:
+        return list(fresh_schema.STATEMENTS)
+    return [s for step in range(version + 1, target + 1) for s in MIGRATIONS[step]]
 
 
 def _refuse_newer(version: int, path: Path) -> None:
