@@ -7,6 +7,7 @@ build a two-task catalogue so the tie is exact and the story obvious.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import io
 import json
 import pickle
@@ -19,8 +20,7 @@ from hypothesis import strategies as st
 from design_agent.language import detect_language, keywords_of, normalize, read_request, stem
 from design_agent.matching import RECENT_BONUS, Matcher, MatchResult, band_of, usage_of
 from design_agent.models import Keywords, Localized, Task
-from design_agent.paths import HomeLayout
-from design_agent.registry import Catalogue, load_catalogue
+from design_agent.registry import Catalogue
 
 
 @pytest.fixture(scope="module")
@@ -166,10 +166,14 @@ def test_a_recent_task_is_never_lifted_from_nothing(twins):
     assert "pricing_review" not in [c.task_id for c in result.candidates]
 
 
-def test_the_matcher_is_built_once_per_catalogue(catalogue, tmp_path):
-    assert Matcher.from_catalogue(catalogue) is Matcher.from_catalogue(catalogue)
-    other = load_catalogue(HomeLayout(tmp_path / "other-home"))
-    assert Matcher.from_catalogue(other) is not Matcher.from_catalogue(catalogue)
+def test_the_matcher_is_built_once_per_catalogue(catalogue):
+    def few_tasks() -> Catalogue:  # a catalogue object of its own, quick to index
+        return dataclasses.replace(catalogue, tasks=dict(list(catalogue.tasks.items())[:4]))
+
+    one, other = few_tasks(), few_tasks()
+    assert Matcher.from_catalogue(one) is Matcher.from_catalogue(one)
+    assert Matcher.from_catalogue(other) is not Matcher.from_catalogue(one)
+    assert Matcher.from_catalogue(other).task_ids == Matcher.from_catalogue(one).task_ids
 
 
 def test_matching_a_message_reads_no_file(matcher, monkeypatch):
