@@ -7,16 +7,18 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 from design_agent.cache import CACHE_ENV, cached
-from design_agent.cli import cli
-from design_agent.matching import Matcher
 from design_agent.paths import HomeLayout
-from design_agent.registry import Catalogue, load_catalogue_cached
+
+if TYPE_CHECKING:  # imported by the fixtures: xdist's controller runs no test and needs none
+    from click.testing import Result
+
+    from design_agent.matching import Matcher
+    from design_agent.registry import Catalogue
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -106,6 +108,8 @@ def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def bundled_catalogue(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Catalogue:
     """The bundled catalogue (an empty home adds nothing), for the tests that only read it:
     read from the run's shared cache, as every fresh home's `design-agent` reads it."""
+    from design_agent.registry import load_catalogue_cached
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_ENV, str(shared_cache))
         home = HomeLayout(tmp_path_factory.mktemp("empty-home"))
@@ -118,6 +122,8 @@ def bundled_matcher(
 ) -> Matcher:
     """The bundled catalogue's matcher (matching only memoises look-ups: safe to share), from
     the shared cache: built once per run, not once per worker."""
+    from design_agent.matching import Matcher
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_ENV, str(shared_cache))
         home = HomeLayout(tmp_path_factory.mktemp("empty-home"))
@@ -147,6 +153,10 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_cache: Path) ->
 @pytest.fixture
 def run_cli():  # type: ignore[no-untyped-def]
     """Run `design-agent ARGS...` in-process with click's CliRunner."""
+
+    from click.testing import CliRunner
+
+    from design_agent.cli import cli
 
     def run(*args: str, input: str | None = None) -> Result:
         return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
