@@ -1,6 +1,6 @@
 """`design-agent ask` through a running server: the fast path, standard library only.
 
-A fresh process that imports pydantic, rich, sqlite-utils and rapidfuzz pays
+A fresh process that imports pydantic, rich, click and rapidfuzz pays
 ~250 ms before the first token. When `design-agent serve` runs for this home,
 `ask` instead sends the turn to it and writes what comes back: the server runs
 the same validation and pipeline and renders the events with the same

@@ -378,6 +378,55 @@ def test_cancel_from_a_signal_handler_like_ctrl_c(adapters, fake):
     assert wait_group_gone(run.pgid) == []
 
 
+def blocked_signals(thread: threading.Thread) -> set[int]:
+    """The signals `thread` blocks, as the kernel sees them (its SigBlk mask)."""
+    status = Path(f"/proc/self/task/{thread.native_id}/status").read_text(encoding="utf-8")
+    mask = int(
+        next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16
+    )
+    return {number for number in range(1, 65) if mask >> (number - 1) & 1}
+
+
+def test_ctrl_c_sigterm_and_sighup_never_land_on_the_reader_thread(adapters, fake):
+    """The kernel gives a process's signal to any thread that does not block it; on the
+    reader it would only set a flag the main thread, waiting for events, never looks at."""
+    settings = fake("claude", "run_claude_partial", mode="hang_during", after=6)
+    run = start(adapters["claude"], REQUEST, settings)
+    blocked: set[int] = set()
+    for event in run:
+        if isinstance(event, TextDelta) and not blocked:
+            reader = next(t for t in threading.enumerate() if t.name == "provider-reader")
+            blocked = blocked_signals(reader)
+            run.cancel()
+    assert {signal.SIGINT, signal.SIGTERM, signal.SIGHUP} <= blocked
+    assert signal.SIGINT not in blocked_signals(threading.current_thread())
+    assert run.result.status == "cancelled"
+
+
+def test_ctrl_c_taken_by_another_thread_still_cancels_within_a_moment(adapters, fake):
+    settings = fake("claude", "run_claude_partial", mode="hang_during", after=6)
+    run = start(quick(adapters["claude"], idle=5), REQUEST, settings)
+
+    def take_ctrl_c() -> None:
+        time.sleep(0.3)  # the fake has said all it will: the main thread waits for events
+        # This thread does not block SIGINT, so it takes it (as a timer or a reaper might);
+        # only the main thread runs the handler, and only once it runs Python code.
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, lambda *_: run.cancel())
+    other = threading.Thread(target=take_ctrl_c)
+    try:
+        for event in run:
+            if isinstance(event, TextDelta) and not other.is_alive() and other.ident is None:
+                other.start()
+        other.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert run.result.status == "cancelled", run.result  # not the idle timeout, 5 s later
+    assert run.partial_text == "Hello from fake server"
+    assert wait_group_gone(run.pgid) == []
+
+
 def test_cancel_before_start_spawns_nothing(adapters, fake):
     run = start(adapters["claude"], REQUEST, fake("claude", "run_claude_partial"))
     run.cancel()

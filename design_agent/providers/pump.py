@@ -28,7 +28,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from queue import SimpleQueue
+from queue import Empty, SimpleQueue
 
 from design_agent.providers.events import ParsedEvent, StreamDone, StreamError, TextDelta
 from design_agent.providers.lines import ChunkDecoder, LineSplitter, LineTooLongError
@@ -42,6 +42,9 @@ from design_agent.providers.process import (
 )
 from design_agent.providers.spec import Timeouts
 
+# What stops a turn from outside (cli/signals.py): only ever handled by the main thread.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
 READ_SIZE = 65536
 STDERR_KEPT = 40
 STDERR_LINE_MAX = 1 << 20
@@ -53,6 +56,8 @@ POLL_WITHOUT_PIDFD = 0.05
 # Reads of what a straggler left in the pipes, at most, before they are ended.
 DRAIN_READS = 64
 JOIN_TIMEOUT = 2.0
+# The longest a stop signal waits for the main thread to run its handler.
+SIGNAL_CHECK = 0.25
 
 
 @dataclass
@@ -128,7 +133,7 @@ class StreamPump:
         reader = threading.Thread(target=self._read_all, name="provider-reader", daemon=True)
         reader.start()
         try:
-            while (batch := self._queue.get()) is not None:
+            while (batch := self._next_batch()) is not None:
                 yield from batch
             if self._failure is not None:
                 raise self._failure
@@ -139,8 +144,20 @@ class StreamPump:
             reader.join(JOIN_TIMEOUT)
             self.close()
 
+    def _next_batch(self) -> list[ParsedEvent] | None:
+        """The reader's next batch. Waited for in slices: a signal's Python handler (Ctrl-C
+        cancels the turn) runs only when the main thread runs Python code, and a signal the
+        kernel gave another thread (a timer's, a reaper's) does not end a blocked wait."""
+        while True:
+            with contextlib.suppress(Empty):
+                return self._queue.get(timeout=SIGNAL_CHECK)
+
     def _read_all(self) -> None:
         """The reader thread: the loop, its events queued in batches, then None."""
+        # Ctrl-C, SIGTERM and SIGHUP must reach the main thread, whose handler cancels the
+        # turn. Delivered to this thread, one only sets a flag for the main thread, which
+        # waits on the queue and would never see it: the turn would go on (a rare hang).
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             selector = self._register()
             try:
