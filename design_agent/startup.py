@@ -4,12 +4,13 @@ A command's start-up (imports, pydantic's validators, the unpickled catalogue an
 matcher, the opened database) builds objects that live as long as the process.
 The cyclic collector would walk them again at each of its thresholds and free
 nothing: about a twelfth of an offline `ask`'s CPU. So the console script turns
-it off first thing (entry.py), and `ready()` is called when a command first
-reaches the home's data (cli/context.py), before any real work (a turn, the
-shell's loop, the server's requests): it moves every object that exists into the
-permanent generation (gc.freeze, never scanned again) and turns the collector
-back on. A command that never reaches the home's data (`--help`, `--version`,
-the `ask` fast path, which only relays a stream) is short and ends without it.
+it off first thing (entry.py), and `ready()` is called before any real work: when
+a command first reaches the home's data (cli/context.py: a turn, the shell's
+loop), and where a long-running command starts without it (the server, `server
+logs --follow`). It moves every object that exists into the permanent generation
+(gc.freeze, never scanned again) and turns the collector back on. A command that
+never calls it (`--help`, `--version`, the `ask` fast path, which only relays a
+stream) is short and ends without collecting.
 
 Standard library only: entry.py imports this before choosing the command.
 """

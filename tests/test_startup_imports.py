@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 
 from design_agent import startup
 
@@ -93,6 +97,41 @@ def test_a_turn_runs_with_the_collector_and_what_start_up_built_is_frozen():
     enabled, frozen = collector_at_exit("ask", "plan a usability test for the checkout")
     assert enabled
     assert frozen > 20_000  # modules, validators, the catalogue: never scanned again
+
+
+def wait_until_it_answers(url: str, within: float = 30.0) -> None:
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=5).close()
+            return
+        except urllib.error.HTTPError:
+            return  # an answer, whatever its status
+        except OSError:
+            assert time.monotonic() < deadline, f"{url} never answered"
+            time.sleep(0.05)
+
+
+def test_the_server_serves_with_the_collector_on(tmp_path):
+    """`serve` opens no AppContext: it says itself that start-up is over."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", COLLECTOR_AT_EXIT, "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        wait_until_it_answers(url)  # uvicorn handles SIGTERM from then on
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=30)
+    finally:
+        server.kill()
+        server.wait()
+    enabled, frozen = err.splitlines()[-1].removeprefix("collector: ").split()
+    assert server.returncode == 0 and enabled == "True" and int(frozen) > 20_000
 
 
 def test_a_command_that_never_reaches_the_home_ends_without_collecting():

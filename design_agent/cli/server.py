@@ -209,6 +209,9 @@ def server_logs(ctx: click.Context, follow: bool, lines: int) -> None:
         for line in handle.readlines()[-lines:]:
             click.echo(line, nl=False)
         if follow:
+            from design_agent import startup
+
+            startup.ready()  # following runs until Ctrl-C
             _follow(handle)
 
 

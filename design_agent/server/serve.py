@@ -16,6 +16,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
+from design_agent import startup
 from design_agent.errors import UsageError
 from design_agent.paths import HomeLayout
 from design_agent.server.context import ServerContext
@@ -82,6 +83,7 @@ def run_server(
     )
     server = _uvicorn_server(context)
     write_server_file(home, info)
+    startup.ready()  # the requests are the real work (the server opens no AppContext)
     try:
         for line in (lines or _default_lines)(url_of(info)):
             say_line(line)
