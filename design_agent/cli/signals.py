@@ -18,9 +18,8 @@ from contextlib import contextmanager
 from types import FrameType
 
 from design_agent.errors import CancelledError, DesignAgentError, ExitCode
+from design_agent.providers.pump import STOP_SIGNALS  # blocked there in the reader thread
 from design_agent.stdio import write_nowhere
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class TurnSignals:

@@ -42,7 +42,7 @@ from design_agent.providers.process import (
 )
 from design_agent.providers.spec import Timeouts
 
-# What stops a turn from outside (cli/signals.py): only ever handled by the main thread.
+# What stops a turn from outside (cli/signals.py handles them): only ever by the main thread.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 READ_SIZE = 65536
