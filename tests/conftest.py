@@ -30,6 +30,27 @@ def pytest_configure(config: pytest.Config) -> None:
     checkout (~20 s of the first run)."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
+    if not os.environ.get("PYTEST_XDIST_WORKER") and config.getoption("numprocesses", None):
+        _rewrite_test_modules_once(config)
+
+
+def _rewrite_test_modules_once(config: pytest.Config) -> None:
+    """On a fresh checkout no test module has its assertion-rewritten bytecode yet, and each
+    xdist worker would rewrite every one of them at the same moment (~1.5 s of CPU each).
+    xdist's controller does it here, once, before the workers start. With pytest's own
+    rewriter: should its internals differ, nothing is written and the workers do it."""
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        for source in sorted(Path(__file__).parent.rglob("*.py")):
+            if source.name.startswith("test_") or source.name == "conftest.py":
+                pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+                if not pyc.exists() and rewrite.try_makedirs(pyc.parent):
+                    source_hash, code = rewrite._rewrite_test(source, config)
+                    rewrite._write_pyc(state, code, source_hash, pyc)
+    except Exception:  # private API: a fresh run is only slower without it
+        return
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
