@@ -48,7 +48,7 @@ from design_agent.fsutil import (
     warn_shared,
 )
 from design_agent.memory import fresh_schema
-from design_agent.memory.schema import LATEST_VERSION, MIGRATIONS
+from design_agent.memory.schema import LATEST_VERSION, steps
 
 BUSY_TIMEOUT_S = 30.0
 Params = tuple[Any, ...] | list[Any] | dict[str, Any]
@@ -206,7 +206,7 @@ def _statements(version: int, target: int) -> list[str]:
     (fresh_schema.py, what the migrations build, without their ALTER TABLEs)."""
     if version == 0 and target == fresh_schema.VERSION:
         return list(fresh_schema.STATEMENTS)
-    return [s for step in range(version + 1, target + 1) for s in MIGRATIONS[step]]
+    return steps(version, target)
 
 
 def _refuse_newer(version: int, path: Path) -> None:

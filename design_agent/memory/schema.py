@@ -214,3 +214,8 @@ V6: tuple[str, ...] = (
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5, 6: V6}
 LATEST_VERSION = max(MIGRATIONS)
+
+
+def steps(version: int, target: int) -> list[str]:
+    """The migrations' statements that take a database from `version` to `target`."""
+    return [statement for step in range(version + 1, target + 1) for statement in MIGRATIONS[step]]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from design_agent.memory.schema import LATEST_VERSION, MIGRATIONS
+from design_agent.memory.schema import LATEST_VERSION, steps
 
 # The tables FTS5 makes for each of its virtual tables (created with it, never by hand).
 FTS_SHADOWS = ("_data", "_idx", "_content", "_docsize", "_config")
@@ -25,9 +25,8 @@ def squashed() -> tuple[str, ...]:
     """The statements that build, from nothing, what the migrations build step by step."""
     db = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        for step in range(1, LATEST_VERSION + 1):
-            for statement in MIGRATIONS[step]:
-                db.execute(statement)
+        for statement in steps(0, LATEST_VERSION):
+            db.execute(statement)
         return schema_of(db)
     finally:
         db.close()
