@@ -16,13 +16,21 @@ Within one process an entry is unpickled once and then reused while its file is
 unchanged: a server builds a fresh set of services for every turn, and the test
 suite a fresh home for every test, each reading the same entry again (~0.1 s a
 time). Values in the cache are therefore shared and must be treated as read-only.
+
+A pickle runs code when it is loaded, and a home may be a folder other users can
+write. So the folder must be the user's own (design_agent.home_trust), and every
+entry carries an HMAC-SHA256 of its bytes under a secret key kept in the folder
+(`key`, 0600, made on first use): a file nobody holding the key wrote is never
+unpickled, only deleted and built again (~1 ms per MB to check).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import pickle
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -32,13 +40,17 @@ from typing import TypeVar
 
 from design_agent import __version__
 from design_agent.errors import DesignAgentError
-from design_agent.fsutil import ensure_private_dir, write_private_bytes
+from design_agent.fsutil import FILE_MODE, ensure_private_dir, write_private_bytes
+from design_agent.home_trust import check_entry, open_trusted, trusted
 from design_agent.paths import HomeLayout
 
 T = TypeVar("T")
 CACHE_ENV = "DESIGN_AGENT_CACHE_DIR"
 # Entries kept unpickled in this process (a catalogue and its matcher per set of sources).
 LOADED_LIMIT = 8
+KEY_FILE = "key"
+KEY_BYTES = 32
+MAC_BYTES = 32  # HMAC-SHA256, at the start of every entry
 
 _MISSING = object()
 # path -> (the file's identity when it was read, the value it held)
@@ -59,28 +71,64 @@ def signature(paths: Iterable[Path]) -> str:
 
 
 def cached(home: HomeLayout, kind: str, key: str, build: Callable[[], T]) -> T:
-    """The value cached as `kind` under `key`, or `build()` (then cached)."""
+    """The value cached as `kind` under `key`, or `build()` (then cached).
+
+    Raises UntrustedPathError when the cache folder is not the user's own."""
     shared = os.environ.get(CACHE_ENV)
-    folder = Path(shared) if shared else home.root / "cache"
+    folder = Path(shared) if shared else home.cache_dir
+    trusted(folder, folder.parent if shared else home.root)
+    secret = _secret(folder)
     path = folder / f"{kind}-{key}.pickle"
-    found = _read(path)
+    found = _read(path, secret)
     if found is not _MISSING:
         return found  # type: ignore[return-value]
     with _building(folder / f"{kind}-{key}.lock"):
         # Processes started at once (a shell and a server, the test suite's workers) wait
         # for the first one's build instead of each building the same entry.
-        found = _read(path)
+        found = _read(path, secret)
         if found is not _MISSING:
             return found  # type: ignore[return-value]
         value = build()
         # A shared folder serves other homes too: their entries are not stale.
-        _write(path, value, [] if shared else folder.glob(f"{kind}-*"))
+        _write(path, value, secret, [] if shared else folder.glob(f"{kind}-*"))
     return value
 
 
-def _read(path: Path) -> object:
+def _secret(folder: Path) -> bytes | None:
+    """The folder's HMAC key, made on first use; None (no caching) if it cannot be had."""
+    path = folder / KEY_FILE
+    for _ in range(2):
+        try:
+            key = open_trusted(path, folder)
+        except FileNotFoundError:
+            _make_key(path)
+            continue
+        except OSError:
+            return None
+        return key if len(key) == KEY_BYTES else None
+    return None
+
+
+def _make_key(path: Path) -> None:
+    """Write a new random key with O_EXCL, so two processes never both make one."""
     try:
-        return _load(path)
+        ensure_private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
+    except (OSError, DesignAgentError):
+        return
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(secrets.token_bytes(KEY_BYTES))
+
+
+def _mac(secret: bytes, payload: bytes | memoryview) -> bytes:
+    return hmac.new(secret, payload, hashlib.sha256).digest()
+
+
+def _read(path: Path, secret: bytes | None) -> object:
+    if secret is None:
+        return _MISSING
+    try:
+        return _load(path, secret)
     except FileNotFoundError:
         return _MISSING
     except Exception:
@@ -88,12 +136,15 @@ def _read(path: Path) -> object:
         return _MISSING
 
 
-def _write(path: Path, value: object, stale: Iterable[Path]) -> None:
+def _write(path: Path, value: object, secret: bytes | None, stale: Iterable[Path]) -> None:
+    if secret is None:
+        return
     try:
         for old in stale:
             if old.stem != path.stem:
                 old.unlink(missing_ok=True)
-        write_private_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        write_private_bytes(path, _mac(secret, payload) + payload)
     except (OSError, pickle.PicklingError):
         pass
 
@@ -105,7 +156,7 @@ def _building(lock: Path) -> Iterator[None]:
         import fcntl
 
         ensure_private_dir(lock.parent)
-        handle = lock.open("ab")
+        handle = os.fdopen(os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE), "ab")
     except (ImportError, OSError, DesignAgentError):
         yield
         return
@@ -121,17 +172,28 @@ def forget_loaded() -> None:
         _loaded.clear()
 
 
-def _load(path: Path) -> object:
-    """The value pickled at `path`, reused while the file is the one read before."""
-    with path.open("rb") as handle:
-        stat = os.fstat(handle.fileno())
+class ForgedEntryError(ValueError):
+    """A cache file whose HMAC does not match: not written by this cache."""
+
+
+def _load(path: Path, secret: bytes) -> object:
+    """The value pickled at `path`, reused while the file is the one read before.
+
+    The file must be the user's and carry the right HMAC before a byte is unpickled."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        stat = os.fstat(fd)
+        check_entry(path, stat)
         identity = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         with _loaded_lock:
             known = _loaded.get(path)
             if known is not None and known[0] == identity:
                 _loaded.move_to_end(path)
                 return known[1]
-        value = pickle.load(handle)
+        data = memoryview(handle.read())
+    if not hmac.compare_digest(bytes(data[:MAC_BYTES]), _mac(secret, data[MAC_BYTES:])):
+        raise ForgedEntryError(str(path))
+    value = pickle.loads(data[MAC_BYTES:])
     with _loaded_lock:
         _loaded[path] = (identity, value)
         while len(_loaded) > LOADED_LIMIT:

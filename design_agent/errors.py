@@ -60,6 +60,11 @@ class ConfigError(DesignAgentError):
         return cls(problems[0] + more * (len(problems) > 1), problems=problems)
 
 
+class UntrustedPathError(ConfigError):
+    """A file or folder in the home that another user made or can change
+    (design_agent.home_trust): nothing there is read, run or followed."""
+
+
 class NotFoundError(DesignAgentError):
     """A named project, task, agent, provider or file does not exist."""
 

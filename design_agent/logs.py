@@ -1,7 +1,9 @@
 """The log folder in the home: `design-agent.log` and the pipeline's `events.jsonl`.
 
 Both files are private (0600) and rotate at a few megabytes. Logging never
-stops a turn: if the folder cannot be written, the turn goes on unlogged.
+stops a turn: if the folder cannot be written, the turn goes on unlogged. A `logs`
+that another user made (a symlink planted in a shared home) is never followed: that
+stops the command with one line naming it (design_agent.home_trust).
 
 events.jsonl keeps ids and counts only, never the user's words: each event's
 numbers, timings and our own names (task and agent ids, provider, model,
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Iterable
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
@@ -24,6 +27,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from design_agent.fsutil import ensure_private_dir, touch_private, write_private_text
+from design_agent.home_trust import trusted
+from design_agent.textutil import clean_text
 
 MAX_BYTES = 4 * 1024 * 1024
 # The answer itself is in the database; logging it again would only bloat the log.
@@ -36,6 +41,13 @@ NAMES = frozenset(
 )
 NUMBER_MAPS = frozenset({"timings", "tokens", "usage"})
 MAX_NAME = 80
+# Libraries that log what a file holds: a hostile PDF's font names reach pypdf's warnings.
+LIBRARY_LOGGERS = ("pypdf", "py.warnings")
+_library_routed = threading.Event()
+
+# design-agent's own records go to its log file once configured, never to the terminal
+# through logging's last-resort handler.
+logging.getLogger("design_agent").addHandler(logging.NullHandler())
 
 
 def lean(event: BaseModel) -> dict[str, Any]:
@@ -58,8 +70,10 @@ def configure_file_logging(logs_dir: Path) -> None:
     logger = logging.getLogger("design_agent")
     if any(getattr(h, "design_agent", False) for h in logger.handlers):
         return
+    path = logs_dir / "design-agent.log"
+    trusted(path, logs_dir.parent)  # never a planted link
     try:
-        path = touch_private(ensure_private_dir(logs_dir) / "design-agent.log")
+        touch_private(ensure_private_dir(logs_dir) / path.name)
         handler = RotatingFileHandler(path, maxBytes=MAX_BYTES, backupCount=2, encoding="utf-8")
     except OSError:
         return
@@ -67,6 +81,32 @@ def configure_file_logging(logs_dir: Path) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+
+
+class _Cleaned(logging.Handler):
+    """Re-logs a library's record as design-agent's, its text cleaned to one safe line."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = clean_text(record.getMessage(), one_line=True)[:2000]
+        except Exception:  # a record that cannot even be formatted says nothing
+            return
+        logging.getLogger("design_agent.library").log(record.levelno, "%s: %s", record.name, text)
+
+
+def route_library_warnings() -> None:
+    """Send the warnings of libraries that read users' files (pypdf's on a hostile PDF: the
+    clipboard, the window title, a cleared screen) to design-agent's log, cleaned like all
+    other text, instead of raw to the terminal or server.log. Python's `warnings` too."""
+    if _library_routed.is_set():
+        return
+    handler = _Cleaned()
+    for name in LIBRARY_LOGGERS:
+        library = logging.getLogger(name)
+        library.addHandler(handler)
+        library.propagate = False
+    logging.captureWarnings(True)
+    _library_routed.set()
 
 
 class EventLog:
@@ -83,6 +123,7 @@ class EventLog:
         ]
         if not lines:
             return
+        trusted(self.path, self.path.parent.parent)  # never a planted link
         try:
             ensure_private_dir(self.path.parent)
             touch_private(self.path)

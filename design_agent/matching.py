@@ -69,6 +69,7 @@ from design_agent.language import (
     stem,
     word_list,
 )
+from design_agent.textutil import reading_of
 
 if TYPE_CHECKING:
     from design_agent.models import Task
@@ -219,7 +220,7 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 7
+INDEX_FORMAT = 8
 
 _USAGE_SECTION = re.compile(
     r"^##\s+(?:When to use|Cuándo usarlo)\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL
@@ -531,6 +532,8 @@ class Matcher:
         return strength
 
     def _index_vocabulary(self, terms: list[str]) -> None:
+        # A word longer than this by two letters or more has no typo neighbour here.
+        self._longest = max(map(len, terms), default=0)
         deletions: dict[str, list[str]] = {}
         prefixes: dict[str, list[str]] = {}
         for term in terms:
@@ -579,7 +582,7 @@ class Matcher:
         self, message: str, *, recent_task_ids: Sequence[str] = (), limit: int = 5
     ) -> MatchResult:
         """Rank the tasks for `message`; `recent_task_ids` nudge near-ties toward them."""
-        analysed = self._analyse(message)
+        analysed = self._analyse(reading_of(message))
         found = self._score(analysed, max(2, limit))
         evidence = found.scores
         recent = {self._positions[t] for t in recent_task_ids if t in self._positions}
@@ -805,7 +808,9 @@ class Matcher:
     def _near(self, term: str) -> dict[str, float]:
         """Typo neighbours (rapidfuzz ratio) and long-prefix relatives of an unknown word."""
         near: dict[str, float] = {}
-        if len(term) >= FUZZY_MIN_LENGTH:
+        # Its one-letter deletions are as many as its letters, each as long: a 320,000-letter
+        # "word" would take 30 s. No vocabulary term is within one typo of a longer one.
+        if FUZZY_MIN_LENGTH <= len(term) <= self._longest + 1:
             cutoff = FUZZY_CUTOFF_LONG if len(term) >= FUZZY_LONG_LENGTH else FUZZY_CUTOFF_SHORT
             for variant in _deletion_variants(term):
                 for candidate in self._deletions.get(variant, "").split():

@@ -97,3 +97,36 @@ class HomeLayout(DataLayout):
     def server_log_file(self) -> Path:
         """Where `serve --detach` writes its output."""
         return self.logs_dir / "server.log"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.root / "cache"
+
+    def entries(self) -> tuple[Path, ...]:
+        """Every file and folder design-agent reads or writes at the top of the home."""
+        database = self.database_file
+        return (
+            self.settings_file,
+            *(database, database.with_name(database.name + "-wal")),
+            *(database.with_name(database.name + "-shm"),),
+            *(database.with_name(database.name + "-journal"),),
+            *(self.history_file, self.server_file, self.cache_dir, self.logs_dir),
+            *(self.root / "config", self.root / "knowledge", self.adapters_dir),
+            *(self.root / "uploads", self.root / "recovery"),
+        )
+
+    def verify(self) -> None:
+        """Refuse a home where another user made or can change what design-agent would read
+        (design_agent.home_trust): one lstat per entry, at every command's start."""
+        from design_agent.home_trust import check_home, trusted
+
+        check_home(self.root)
+        for entry in self.entries():
+            trusted(entry, self.root)
+
+    def trusted(self, path: Path) -> Path:
+        """`path`, checked as the user's own from the home down (home_trust.trusted)."""
+        from design_agent.home_trust import trusted
+
+        trusted(path, self.root)
+        return path

@@ -243,7 +243,7 @@ class Pipeline:
         state = load_state(self.memory, project.id if project else None)
         state.node = start if start is not None else state.node  # read only: never saved
         settings = self.services.settings
-        language = self._pick_language(request.message, settings.values.language, state)
+        language = self._pick_language(request.reading, settings.values.language, state)
         envelope = detect_action(
             request.message, list(self.services.adapters), self._project_names()
         )
@@ -251,7 +251,7 @@ class Pipeline:
             raise UsageError(say("preview_action", language, action=envelope.name))
         prefs = self._preferences(project, request, language, settings)
         recent = [state.last.task_id] if state.last else []
-        match = self.services.matcher.match(request.message, recent_task_ids=recent)
+        match = self.services.matcher.match(request.reading, recent_task_ids=recent)
         if match.best is None:
             raise UsageError(say("preview_no_method", language))
         task = self.services.catalogue.task(match.best.task_id)
@@ -262,7 +262,7 @@ class Pipeline:
         )
         chosen = Chosen(task, event, request.message)
         resolution = self._resolution(prefs)
-        recalled = self._recalled(request.message, project, context) if project else []
+        recalled = self._recalled(request.reading, project, context) if project else []
         inputs = RequestInputs(
             request.message, chosen, agent, context, prefs, resolution.spec, recalled
         )
@@ -302,7 +302,7 @@ class Pipeline:
         state = claim_state(self.memory, project.id if project else None)
         state.node = start if start is not None else state.node
         settings = self.services.settings
-        language = self._language(request.message, settings.values.language, state)
+        language = self._language(request.reading, settings.values.language, state)
         prefs = self._preferences(project, request, language, settings)
         yield PreferencesLoaded(
             step=0,
@@ -394,7 +394,7 @@ class Pipeline:
             step=2,
             ms=timer.lap("intent"),
             language=turn.language,
-            keywords=keywords_of(message, turn.language),
+            keywords=keywords_of(turn.request.reading, turn.language),
             meta=envelope.name if envelope else None,
             action=envelope.model_dump() if envelope else None,
         )
@@ -753,7 +753,7 @@ class Pipeline:
             self.memory.set_state("offline_notice_shown", True)
             yield ActionDone(action="providers.notice", message=notice)
         assert turn.context is not None
-        recalled = self._recalled(turn.request.message, turn.project, turn.context)
+        recalled = self._recalled(turn.request.reading, turn.project, turn.context)
         # The fallback chain (fallback.py): a provider that is not ready, or fails before any
         # text, hands the turn to the next one; without a chain nothing changes.
         chain = FallbackChain(self.services, turn.prefs.settings, language, self._watch)

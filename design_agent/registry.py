@@ -133,7 +133,11 @@ def load_catalogue_cached(home: HomeLayout) -> Catalogue:
     """`load_catalogue`, from the home's cache when no source file changed."""
     from design_agent.cache import cached, signature
 
-    key = signature(catalogue_sources(home))
+    sources = catalogue_sources(home)
+    for path in sources:  # an overlay adapter names a program to run, a task a guide to send
+        if path.is_relative_to(home.root):
+            home.trusted(path)
+    key = signature(sources)
     catalogue = cached(home, "catalogue", key, lambda: load_catalogue(home))
     catalogue.signature = key
     return catalogue

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 
 from design_agent import __version__
 from design_agent.server_env import environment_fingerprint
-from design_agent.stdio import write_nowhere
+from design_agent.stdio import input_text, write_nowhere
 
 ASK_PATH = "/api/v1/ask"
 CONNECT_TIMEOUT = 0.2
@@ -83,8 +83,10 @@ def main(argv: list[str]) -> int | None:
     if message in (None, "-"):
         if sys.stdin.isatty():
             return None  # the normal command says how to give a message
-        parsed["message"] = text = sys.stdin.read()
+        parsed["message"] = text = input_text(sys.stdin.read())
         sys.stdin = io.StringIO(text)  # for the normal command, if it runs after all
+    elif isinstance(message, str):
+        parsed["message"] = input_text(message)
     try:
         return RemoteAsk(server).run(parsed)
     except Fallback:
@@ -156,11 +158,20 @@ def resolve_home(flag: str | None) -> str | None:
 
 def fresh_server(home: str) -> dict[str, object] | None:
     """The server in server.json, if it is this version's, in this environment, alive."""
+    from design_agent.home_trust import open_trusted
+
     try:
-        with open(os.path.join(home, "server.json"), encoding="utf-8") as handle:
-            server = json.load(handle)
+        # One another user planted would send the turn to their port: the normal command
+        # then refuses the home, naming the file (HomeLayout.verify).
+        server = json.loads(open_trusted(os.path.join(home, "server.json"), home))
     except (OSError, ValueError):
         return None
+    except Exception as e:
+        from design_agent.errors import UntrustedPathError  # imported only when one is raised
+
+        if isinstance(e, UntrustedPathError):
+            return None
+        raise
     if not isinstance(server, dict):
         return None
     pid, port, token = server.get("pid"), server.get("port"), server.get("token")

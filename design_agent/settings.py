@@ -123,7 +123,7 @@ class EffectiveSettings:
 
 def read_settings_file(home: HomeLayout) -> dict[str, Any]:
     """The raw mapping in settings.yaml, validated; {} when the file does not exist."""
-    path = home.settings_file
+    path = home.trusted(home.settings_file)
     if not path.exists():
         return {}
     # Loaded only for a file to read: most homes have none, and YAML costs start-up time.

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from design_agent import __version__
 from design_agent.actions import ActionEnvelope
 from design_agent.actions.summaries import last_conversation
-from design_agent.cli.output import clean_text, console
+from design_agent.cli.output import console
 from design_agent.cli.signals import cancelling_signals
 from design_agent.cli.turn_view import TurnView
 from design_agent.errors import CancelledError, DesignAgentError, UsageError
@@ -28,6 +28,8 @@ from design_agent.messages import say
 from design_agent.pipeline import Pipeline, TurnRequest
 from design_agent.providers.resolve import check_provider_name, missing_notice
 from design_agent.session import Services
+from design_agent.stdio import input_text, output_closed
+from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
@@ -145,9 +147,11 @@ class Shell:
         view.close()
 
     def run_scripted(self, lines: Iterator[str]) -> None:
-        console().print(self.banner(), markup=False, highlight=False)
+        """One message per line. When the reader of the output goes away (`| head`), every
+        line is still answered and saved, unseen; the exit code then says so (141)."""
+        _unless_closed(lambda: console().print(self.banner(), markup=False, highlight=False))
         for line in lines:
-            self.handle(line)
+            _unless_closed(lambda line=line: self.handle(line))  # type: ignore[misc]
             if not self.running:
                 break
 
@@ -172,12 +176,27 @@ class Shell:
     def _prompt_session(self) -> PromptSession[str]:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.completion import WordCompleter
-        from prompt_toolkit.history import FileHistory
 
-        history = touch_private(self.services.home.history_file)
+        from design_agent.input_history import project_history
+
+        home = self.services.home
+        path = touch_private(home.trusted(home.history_file))
+        history = project_history(path, self._active_project_id)
         words = [f"/{name.replace('_', '-')}" for name in self.commands.names()]
         completer = WordCompleter(words, sentence=True, match_middle=False)
-        return PromptSession(history=FileHistory(str(history)), completer=completer)
+        return PromptSession(history=history, completer=completer)
+
+    def _active_project_id(self) -> str | None:
+        project = self.services.memory.active_project()
+        return project.id if project else None
+
+
+def _unless_closed(work: Callable[[], None]) -> None:
+    """Run `work`; a closed standard output ends only what it was printing."""
+    try:
+        work()
+    except BrokenPipeError:
+        output_closed()
 
 
 class SlashCommands:
@@ -393,5 +412,5 @@ def run_shell(services: Services, announce: bool = False) -> int:
     if sys.stdin.isatty():
         shell.run_interactive()
     else:
-        shell.run_scripted(line.rstrip("\n") for line in sys.stdin)
+        shell.run_scripted(input_text(line.rstrip("\n")) for line in sys.stdin)
     return shell.exit_code

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
+
+from design_agent.textutil import reading_of
 
 if TYPE_CHECKING:
     from design_agent.conversation import ConversationState
@@ -32,6 +35,12 @@ class TurnRequest:
     start: str | None = None
     # Run even when the project's monthly budget is spent (ask --over-budget, a "yes").
     over_budget: bool = False
+
+    @cached_property
+    def reading(self) -> str:
+        """The part of the message its language and method are read from (bounded: a 1 MB
+        paste is read in milliseconds); the whole message is stored and sent."""
+        return reading_of(self.message)
 
 
 @dataclass(frozen=True)

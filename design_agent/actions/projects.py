@@ -23,6 +23,7 @@ from design_agent.conversation import (
 )
 from design_agent.errors import NotFoundError, UsageError
 from design_agent.events import ActionDone
+from design_agent.input_history import forget_project
 from design_agent.language import CANCEL, NO, SKIP, YES, fold, reply_of
 from design_agent.memory.models import Project
 from design_agent.memory.text import slugify
@@ -242,7 +243,7 @@ def answer_delete(reply: str, pending: ConfirmDelete, ctx: ActionContext) -> Act
     except UsageError as e:
         counts = {"turns": current.turns, "files": current.files, "decisions": current.decisions}
         raise UsageError(ctx.say("delete_changed", name=pending.name, **counts)) from e
-    ctx.services.event_log.drop_old_lines()  # lines of older versions may hold its words
+    forget_project(ctx.services.home, pending.project_id)  # its input, old log lines
     counts = {"turns": deleted.turns, "files": deleted.files, "decisions": deleted.decisions}
     done = ctx.done(
         "projects.delete",

@@ -7,7 +7,6 @@ each command group lives in its own module and is imported when it runs.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 from typing import Any
 
@@ -104,25 +103,28 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         """The error edge: domain errors become one line on stderr and their exit code."""
         from design_agent.errors import DesignAgentError, ExitCode
+        from design_agent.stdio import PIPE_CLOSED_EXIT, output_closed, was_output_closed
 
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except DesignAgentError as e:
             _report(ctx, f"Error: {e.message}")
             ctx.exit(int(e.exit_code))
         except BrokenPipeError:
-            # The reader went away (e.g. `| head`): stop quietly, as other CLIs do.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            ctx.exit(int(ExitCode.OK))
+            # The reader went away (e.g. `| head`): stop quietly, with SIGPIPE's code.
+            output_closed()
+            ctx.exit(PIPE_CLOSED_EXIT)
         except KeyboardInterrupt:
             _report(ctx, "Cancelled.")
             ctx.exit(int(ExitCode.CANCELLED))
         except Exception as e:
             _report(ctx, f"Error: unexpected {type(e).__name__}: {e} (rerun with --debug)")
             ctx.exit(int(ExitCode.UNEXPECTED))
+        if was_output_closed():  # the work was done and saved; nobody read all of it
+            ctx.exit(PIPE_CLOSED_EXIT)
+        return result
 
 
 def _report(ctx: click.Context, line: str) -> None:

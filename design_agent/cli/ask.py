@@ -13,6 +13,7 @@ from design_agent.cli.output import echo
 from design_agent.cli.signals import cancelling_signals
 from design_agent.cli.turn_view import TurnView
 from design_agent.errors import DesignAgentError, UsageError
+from design_agent.stdio import input_text
 
 if TYPE_CHECKING:
     from design_agent.pipeline import Pipeline, TurnRequest
@@ -110,7 +111,7 @@ def ask(
     from design_agent.budget import held_error
     from design_agent.pipeline import Pipeline, TurnRequest
 
-    text = message_text(_read_message(message))
+    text = message_text(input_text(_read_message(message)))
     check_start(from_turn, branch, continuing)
     app = app_of(ctx)
     services = app.services()

@@ -27,17 +27,23 @@ class AppContext:
         self.setting_flags: dict[str, Any] = {}
 
     @cached_property
+    def verified_home(self) -> HomeLayout:
+        """The home, once nothing in it was made or can be changed by another user."""
+        self.home.verify()
+        return self.home
+
+    @cached_property
     def settings(self) -> EffectiveSettings:
         from design_agent.settings import load_settings
 
-        return load_settings(self.home, self.setting_flags)
+        return load_settings(self.verified_home, self.setting_flags)
 
     @cached_property
     def raw_catalogue(self) -> Catalogue:
         """The catalogue with its problems, for `check`."""
         from design_agent.registry import load_catalogue_cached
 
-        catalogue = load_catalogue_cached(self.home)
+        catalogue = load_catalogue_cached(self.verified_home)
         startup.ready()  # the command has reached the home's data: start-up is over
         return catalogue
 
@@ -51,7 +57,7 @@ class AppContext:
         """The memory database in the home, opened (created, migrated) on first use."""
         from design_agent.memory import Memory
 
-        memory = Memory.open(self.home.database_file)
+        memory = Memory.open(self.verified_home.database_file)
         startup.ready()
         return memory
 
@@ -59,7 +65,7 @@ class AppContext:
         """Everything a turn needs (catalogue, memory, settings, providers)."""
         from design_agent.session import Services
 
-        return Services(self.home, self.catalogue, self.memory, self.setting_flags)
+        return Services(self.verified_home, self.catalogue, self.memory, self.setting_flags)
 
     def close(self) -> None:
         """Close the database if this invocation opened it (merges its search indexes)."""

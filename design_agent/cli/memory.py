@@ -7,10 +7,11 @@ from pathlib import Path
 import click
 
 from design_agent.cli.options import app_of, json_option, project_option
-from design_agent.cli.output import clean_text, console, echo, print_json, print_table
+from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.projects import when
 from design_agent.memory.documents import MAX_TEXT_CHARS
 from design_agent.memory.models import FILE_TYPES, Project
+from design_agent.textutil import clean_text
 
 
 @click.group()

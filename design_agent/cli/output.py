@@ -8,27 +8,18 @@ never from the data (JSON output keeps the data, JSON-escaped).
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from design_agent.stdio import output_closed
+from design_agent.textutil import clean_text
+
 if TYPE_CHECKING:
     from rich.console import Console
 
     from design_agent.render import MarkdownStream
-
-# Escape sequences, 7-bit and 8-bit: CSI (colours, cursor, clear screen); OSC, DCS, SOS,
-# PM and APC up to their terminator or the end (title, clipboard); any other ESC pair.
-_SEQUENCES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]?|\x9b[0-?]*[ -/]*[@-~]?"
-    r"|[\x1b][\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[ -/]*[0-~]?"
-)
-# What is left of C0 and C1 but tab and newline (a bare CR, BEL, a lone ESC, DEL).
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @cache
@@ -36,8 +27,14 @@ def console() -> Console:
     """A rich console on stdout; plain text when stdout is not a terminal."""
     from rich.console import Console
 
+    class StdoutConsole(Console):
+        def on_broken_pipe(self) -> None:
+            """The reader went away (`| head -1`): rich would exit(1) at once, mid-turn; we
+            go on unseen, so the turn is finished and saved (design_agent.stdio)."""
+            output_closed()
+
     # soft_wrap: the terminal wraps long lines, so a message is never split by us.
-    return Console(highlight=False, soft_wrap=True)
+    return StdoutConsole(highlight=False, soft_wrap=True)
 
 
 class Screen:
@@ -65,16 +62,6 @@ class Screen:
         from design_agent.render import MarkdownStream
 
         return MarkdownStream(self.console)
-
-
-def clean_text(text: str, one_line: bool = False) -> str:
-    """`text` safe for a terminal: escape sequences and control characters dropped (tab and
-    newline kept, CRLF read as a newline). `one_line` (a table cell, a name) also shows each
-    line break as a visible ␤, so a value can never split a row."""
-    text = _CONTROLS.sub("", _SEQUENCES.sub("", text.replace("\r\n", "\n")))
-    if one_line:
-        text = text.replace("\n", "␤").replace("\t", " ")
-    return text
 
 
 def echo(text: str, err: bool = False) -> None:

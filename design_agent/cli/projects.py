@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 import click
 
 from design_agent.cli.options import app_of, json_option
-from design_agent.cli.output import clean_text, console, echo, print_json, print_table
+from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.errors import DesignAgentError, NotFoundError
-from design_agent.logs import EventLog
+from design_agent.input_history import forget_project
 from design_agent.memory.lookup import ProjectLookup
 from design_agent.memory.models import Project
 from design_agent.messages import say
+from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
@@ -194,7 +195,7 @@ def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
         )
         click.confirm("Delete it?", abort=True, err=as_json)
     deleted = memory.delete_project(report)
-    EventLog(app.home.logs_dir).drop_old_lines()
+    forget_project(app.home, report.project.id)  # its shell input, old event-log lines
     if as_json:
         print_json({"deleted": True, **deleted.model_dump(mode="json")})
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
-from design_agent.cli.output import clean_text
+from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from design_agent.preview import PromptPreview

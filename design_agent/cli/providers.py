@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 import click
 
 from design_agent.cli.options import app_of, json_option
-from design_agent.cli.output import clean_text, print_json, print_table
+from design_agent.cli.output import print_json, print_table
 from design_agent.errors import ExitCode, NotFoundError
+from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext

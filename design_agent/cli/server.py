@@ -16,6 +16,7 @@ import click
 
 from design_agent.cli.options import app_of
 from design_agent.errors import ExitCode, UsageError
+from design_agent.textutil import clean_text
 
 DETACH_WAIT_SECONDS = 10.0  # usually under 1.5 s; a loaded machine needs more
 FOLLOW_POLL_SECONDS = 0.25
@@ -207,7 +208,7 @@ def server_logs(ctx: click.Context, follow: bool, lines: int) -> None:
         ctx.exit(int(ExitCode.NOT_FOUND))
     with path.open("r", encoding="utf-8", errors="replace") as handle:
         for line in handle.readlines()[-lines:]:
-            click.echo(line, nl=False)
+            click.echo(clean_text(line), nl=False)
         if follow:
             from design_agent import startup
 
@@ -221,7 +222,7 @@ def _follow(handle: TextIO) -> None:
         while True:
             line = handle.readline()
             if line:
-                click.echo(line, nl=False)
+                click.echo(clean_text(line), nl=False)
             else:
                 time.sleep(FOLLOW_POLL_SECONDS)
     except KeyboardInterrupt:

@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from design_agent.cli.output import Screen, clean_text, console
+from design_agent.cli.output import Screen, console
 from design_agent.events import (
     ActionDone,
     ChoiceNeeded,
@@ -28,6 +28,8 @@ from design_agent.events import (
 from design_agent.messages import say
 from design_agent.providers.events import TextDelta
 from design_agent.render import MarkdownStream
+from design_agent.stdio import output_closed
+from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -112,11 +114,15 @@ class TurnView:
 
 def _unless_gone(view: TurnView, output: Callable[[], None]) -> None:
     """A write that fails because the terminal was closed (EIO, before SIGHUP's handler
-    sends output to /dev/null) ends the showing, never the turn: it goes on to be saved."""
+    sends output to /dev/null) or the reader went away (EPIPE: `| head -1`) ends the
+    showing, never the turn: it goes on to be saved (design_agent.stdio)."""
     if view.mode == "gone":
         return
     try:
         output()
+    except BrokenPipeError:
+        output_closed()
+        view.mode = "gone"
     except OSError as e:
         if e.errno != errno.EIO:
             raise

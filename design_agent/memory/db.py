@@ -47,6 +47,7 @@ from design_agent.fsutil import (
     shared_mode,
     warn_shared,
 )
+from design_agent.home_trust import trusted
 from design_agent.memory import fresh_schema
 from design_agent.memory.schema import LATEST_VERSION, steps
 
@@ -58,7 +59,12 @@ WARNED_KEY = "shared_home_warned"  # agent state: the home and mode already warn
 
 
 def connect(path: Path, version: int = LATEST_VERSION) -> sqlite3.Connection:
-    """Open (creating if needed) the database at `path`, migrated to `version`."""
+    """Open (creating if needed) the database at `path`, migrated to `version`.
+
+    The file and its -wal, -shm and -journal companions must be the user's own: a
+    planted -wal would be replayed into the database (design_agent.home_trust)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        trusted(path.with_name(path.name + suffix), path.parent)
     try:
         if not create_private(path):
             identify(path)  # refuse a foreign file before changing anything about it

@@ -15,6 +15,7 @@ from io import BytesIO
 from typing import TYPE_CHECKING, Any
 
 from design_agent.errors import UsageError
+from design_agent.logs import route_library_warnings
 
 if TYPE_CHECKING:
     from pypdf import PageObject, PdfReader
@@ -106,6 +107,7 @@ def _bound_contents(page: PageObject, reader: PdfReader, limit: int) -> bool:
 def _open(name: str, data: bytes) -> PdfReader:
     from pypdf import PdfReader
 
+    route_library_warnings()  # a hostile PDF's names reach pypdf's warnings
     try:
         reader = PdfReader(BytesIO(data))
         encrypted = reader.is_encrypted

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from design_agent.errors import DesignAgentError
 from design_agent.fsutil import write_private_text
+from design_agent.home_trust import open_trusted
 from design_agent.providers.environment import child_environment
 from design_agent.providers.process import QuickResult, run_quick
 from design_agent.providers.resolve import find_binary
@@ -226,7 +227,7 @@ def _cache_key(name: str, binary: str) -> str:
 
 
 def _cache_file(home: HomeLayout | None) -> Path | None:
-    return None if home is None else home.root / "cache" / CACHE_FILE
+    return None if home is None else home.cache_dir / CACHE_FILE
 
 
 def _fresh(status: LoginStatus | None) -> LoginStatus | None:
@@ -267,8 +268,9 @@ def _remember(home: HomeLayout | None, key: str, status: LoginStatus) -> None:
 
 
 def _read_cache(path: Path) -> dict[str, Any]:
+    """The cached probes; {} when there are none, or the file is not the user's own."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(open_trusted(path, path.parent))
+    except (OSError, ValueError, DesignAgentError):
         return {}
     return data if isinstance(data, dict) else {}

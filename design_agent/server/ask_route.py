@@ -28,12 +28,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from design_agent.cli.output import Screen, clean_text
+from design_agent.cli.output import Screen
 from design_agent.errors import DesignAgentError, ExitCode
 from design_agent.render import MarkdownStream
 from design_agent.server.api_errors import ApiError
 from design_agent.server.deps import context_of
 from design_agent.server.turns import ProjectBusy, TurnRecord
+from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from design_agent.fsutil import write_private_text
+from design_agent.home_trust import open_trusted
 from design_agent.paths import HomeLayout
 
 STATUS_PATH = "/api/v1/status"
@@ -72,9 +73,11 @@ def write_server_file(home: HomeLayout, info: dict[str, Any]) -> None:
 
 
 def read_server_file(home: HomeLayout) -> dict[str, Any] | None:
-    """The server file's content, or None when there is none or it is not readable."""
+    """The server file's content, or None when there is none or it is not readable.
+
+    Raises UntrustedPathError for one another user planted: it names a port to talk to."""
     try:
-        data = json.loads(home.server_file.read_text(encoding="utf-8"))
+        data = json.loads(open_trusted(home.server_file, home.root))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or not isinstance(data.get("pid"), int):

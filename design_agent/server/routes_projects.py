@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from design_agent.errors import ExitCode, UsageError
-from design_agent.logs import EventLog
+from design_agent.input_history import forget_project
 from design_agent.memory import Memory
 from design_agent.memory.models import DeletionReport
 from design_agent.server.api_errors import ApiError
@@ -93,7 +93,7 @@ def delete_project(project_id: str, request: Request, confirm: str | None = None
             memory.delete_project(report)
         except UsageError as e:  # the counts changed between our check and the delete
             raise _changed(memory.deletion_report(report.project.id)) from e
-    EventLog(context.home.logs_dir).drop_old_lines()  # as `projects delete` does
+    forget_project(context.home, report.project.id)  # as `projects delete` does
     return Response(status_code=204)
 
 
