@@ -34,7 +34,13 @@ from collections.abc import Callable, Iterator
 
 from design_agent import __version__
 from design_agent.server_env import environment_fingerprint
-from design_agent.stdio import input_text, write_nowhere
+from design_agent.stdio import (
+    PIPE_CLOSED_EXIT,
+    input_text,
+    output_closed,
+    was_output_closed,
+    write_nowhere,
+)
 
 ASK_PATH = "/api/v1/ask"
 CONNECT_TIMEOUT = 0.2
@@ -297,6 +303,8 @@ class RemoteAsk:
             code = 128 + signum
         if error:
             _write(sys.stderr, f"Error: {error}\n")
+        if code == 0 and was_output_closed():  # saved, but nobody read all of it
+            return PIPE_CLOSED_EXIT
         return code
 
     def _signum(self) -> int | None:
@@ -345,9 +353,12 @@ def _write(stream: object, text: object) -> None:
         stream.write(str(text))  # type: ignore[attr-defined]
         stream.flush()  # type: ignore[attr-defined]
     except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, as the CLI edge does.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())  # type: ignore[attr-defined]
+        # The reader went away (e.g. `| head`): go on quietly, as the CLI edge does.
+        if stream is sys.stdout:
+            output_closed()
+        else:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())  # type: ignore[attr-defined]
     except OSError:
         pass  # the terminal was closed: the turn goes on to be saved
 

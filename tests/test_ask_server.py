@@ -423,3 +423,26 @@ def test_the_fast_path_leaves_a_busy_project_to_the_normal_path(server: Server) 
     finally:
         holder.send_signal(signal.SIGINT)
         holder.communicate(timeout=15)
+
+
+def test_an_answer_piped_into_head_is_saved_whole_and_exits_141(server: Server) -> None:
+    """`ask ... | head -1` through the server: the reader goes away after one line; the
+    turn is still streamed to its end and saved, and the exit code says SIGPIPE."""
+    project = server.project()
+    env = {**server.env, "DESIGN_AGENT_HOME": str(server.home)}
+    command = " ".join([*ENTRY, "ask", "--project", f"'{project}'", "'plan a usability test'"])
+    done = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {command} | head -1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 141, done.stderr
+    memory = Memory.open(server.home / "design-agent.db")
+    try:
+        turns = memory.recent_turns(memory.find_project(project).id)
+    finally:
+        memory.close()
+    assert [turn.status for turn in turns][-1] == "complete"
+    assert "Hello from fake server" in turns[-1].message
