@@ -13,6 +13,13 @@ json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."
 )
 
+force_option = click.option(
+    "--force",
+    "-f",
+    is_flag=True,
+    help="Replace FILE if it exists, without asking (a link, FIFO or device is never written).",
+)
+
 project_option = click.option(
     "--project",
     "-p",
