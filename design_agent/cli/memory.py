@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from design_agent.cli.options import app_of, json_option, project_option
+from design_agent.cli.options import WholeNumber, app_of, json_option, project_option
 from design_agent.cli.output import clean_text, console, echo, print_json, print_table
 from design_agent.cli.projects import when
 from design_agent.memory.documents import MAX_TEXT_CHARS
@@ -108,7 +108,7 @@ def decisions() -> None:
 @decisions.command("add")
 @click.argument("decision")
 @click.option("--why", "rationale", default="", help="The rationale: why this was decided.")
-@click.option("--turn", "turn_id", type=int, help="Id of the turn where it was decided.")
+@click.option("--turn", "turn_id", type=WholeNumber(), help="Id of the turn where it was decided.")
 @project_option
 @json_option
 @click.pass_context
@@ -136,7 +136,7 @@ def decisions_add(
 
 
 @decisions.command("list")
-@click.option("-n", "limit", type=click.IntRange(min=1), help="Only the last N decisions.")
+@click.option("-n", "limit", type=WholeNumber(), help="Only the last N decisions.")
 @project_option
 @json_option
 @click.pass_context
@@ -185,7 +185,7 @@ def decisions_search(
 @click.option(
     "-n",
     "count",
-    type=click.IntRange(min=1),
+    type=WholeNumber(),
     default=20,
     show_default=True,
     help="How many of the latest turns to show.",
@@ -259,7 +259,7 @@ def _show_tree(ctx: click.Context, project: Project, as_json: bool) -> None:
 @click.option(
     "-n",
     "limit",
-    type=click.IntRange(min=1),
+    type=WholeNumber(),
     default=20,
     show_default=True,
     help="How many results at most.",

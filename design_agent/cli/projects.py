@@ -11,7 +11,7 @@ import click
 
 from design_agent.cli.options import app_of, force_option, json_option
 from design_agent.cli.output import clean_text, console, echo, print_json, print_table
-from design_agent.cli.stdin import confirm_replace, interactive
+from design_agent.cli.stdin import confirm_replace, interactive, require_stdin
 from design_agent.errors import DesignAgentError, NotFoundError
 from design_agent.logs import EventLog
 from design_agent.memory.lookup import ProjectLookup
@@ -183,6 +183,7 @@ def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
         "and its conversation state"
     )
     if not yes:
+        require_stdin("so design-agent cannot ask: pass --yes to delete without asking")
         echo(
             f"Deleting '{report.project.name}' removes {summary}, and wipes them from the "
             "database file (logs/ keeps no text of them).",

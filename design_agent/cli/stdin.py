@@ -1,7 +1,10 @@
-"""Standard input: whether the user can be asked on it, and asking before a file is replaced.
+"""Standard input: reading it, whether the user can be asked on it, and asking before a
+file is replaced.
 
 A question is put only on a terminal. Elsewhere (a pipe, a script, a closed stdin) a
-command that needs a yes refuses with one line saying which flag gives it.
+command that needs a yes refuses with one line saying which flag gives it. A closed
+stdin (`design-agent ask - <&-`: fd 0 closed, which Python shows as `sys.stdin` None)
+is one line and exit 2 wherever something would be read from it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,20 @@ from pathlib import Path
 import click
 
 from design_agent.cli.output import clean_text
+from design_agent.errors import UsageError
 from design_agent.user_files import TargetExistsError, existing_file
+
+
+def require_stdin(what_to_do: str) -> None:
+    """UsageError when standard input is closed; `what_to_do` says how to go without it."""
+    if sys.stdin is None:
+        raise UsageError(f"standard input is closed, so nothing can be read from it; {what_to_do}")
+
+
+def read_stdin(what_to_do: str) -> str:
+    """All of standard input; UsageError when it is closed (see `require_stdin`)."""
+    require_stdin(what_to_do)
+    return sys.stdin.read()
 
 
 def interactive() -> bool:
