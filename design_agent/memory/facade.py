@@ -101,8 +101,8 @@ class Memory:
         """Tidy the indexes written in this session (see `maintain`), then close."""
         try:
             self.maintain()
-        except sqlite3.OperationalError:
-            pass  # busy or read-only: the next session tidies up instead
+        except sqlite3.DatabaseError:
+            pass  # busy, read-only, full or damaged: the next session tidies up instead
         finally:
             self.db.close()
 
