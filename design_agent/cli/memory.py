@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from design_agent.cli.options import WholeNumber, app_of, json_option, project_option
 from design_agent.cli.output import clean_text, console, echo, print_json, print_table
 from design_agent.cli.projects import when
+
+if TYPE_CHECKING:
+    from design_agent.cli.context import AppContext
 from design_agent.memory.documents import MAX_TEXT_CHARS
 from design_agent.memory.models import FILE_TYPES, Project
 
@@ -196,19 +200,36 @@ def decisions_search(
     is_flag=True,
     help="The whole conversation as a tree: turn numbers, tasks, branches, where you are.",
 )
+@click.option(
+    "--recover",
+    is_flag=True,
+    help="First save the answers a full disk kept out of the database (in the home's "
+    "recovery/ folder), and say what was saved; then show the history.",
+)
 @project_option
 @json_option
 @click.pass_context
 def history(
-    ctx: click.Context, count: int, as_tree: bool, project_name: str | None, as_json: bool
+    ctx: click.Context,
+    count: int,
+    as_tree: bool,
+    recover: bool,
+    project_name: str | None,
+    as_json: bool,
 ) -> None:
     """Show the project's latest conversation turns, oldest first.
+
+    An answer the database could not take (a full disk) waits in the home's
+    recovery/ folder; the next command saves it, or --recover does, and says so.
 
     \b
     Examples:
       design-agent history -n 5
       design-agent history --tree --json
+      design-agent history --recover
     """
+    if recover:
+        _recover(app_of(ctx))
     memory = app_of(ctx).memory
     project = memory.resolve_project(project_name)
     if as_tree:
@@ -229,6 +250,17 @@ def history(
         out.print(heading, markup=False, style="bold")
         out.print(clean_text(turn.message), markup=False, highlight=False)
         out.print()
+
+
+def _recover(app: AppContext) -> None:
+    """Save the recovery journal's answers now, saying what was saved on stderr; a database
+    that still cannot take them fails the command (DiskFullError: exit 8)."""
+    from design_agent import recovery
+
+    app.recover_on_open = False  # done here, so it can be said and fail loudly
+    done = recovery.replay(app.memory, app.home.recovery_dir)
+    for line in recovery.report(done) or ["Nothing to recover: no answer is waiting."]:
+        echo(line, err=True)
 
 
 def _show_tree(ctx: click.Context, project: Project, as_json: bool) -> None:

@@ -61,12 +61,18 @@ def storage_error(error: BaseException, path: Path) -> DesignAgentError | None:
     return None
 
 
-def disk_full(path: Path, detail: str) -> DiskFullError:
-    """The disk holding `path` is full: what, where, and how much room is left."""
-    left = _size(free_bytes(path.parent))
+def disk_full(
+    path: Path,
+    detail: str,
+    then: str = "free some space and run the command again",
+    left: int | None = None,
+) -> DiskFullError:
+    """The disk holding `path` is full: what, where, how much room is left (`left` bytes,
+    else measured now), and `then`."""
+    room = _size(free_bytes(path.parent) if left is None else left)
     return DiskFullError(
-        f"the disk is full: {path} could not be written ({detail}; {left} left on its disk); "
-        "nothing was half-written: free some space and run the command again",
+        f"the disk is full: {path} could not be written ({detail}; {room} left on its disk); "
+        f"nothing was half-written: {then}",
         path,
     )
 
