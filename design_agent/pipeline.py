@@ -815,22 +815,7 @@ class Pipeline:
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )
-        try:
-            with self.memory.transaction():
-                agent_turn = save_answer(
-                    self.memory,
-                    turn.project,
-                    task,
-                    agent,
-                    stream,
-                    validation,
-                    user_turn,
-                    request.built.tier,
-                    request.built.tier_reason,
-                    turn.prefs.settings.keyframe_every,
-                )
-        except sqlite3.Error as e:  # kept in the recovery journal, saved at the next start
-            raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e
+        agent_turn = self._save(turn, task, agent, stream, validation, user_turn, request)
         yield TurnSaved(
             step=8,
             ms=timer.lap("memory"),
@@ -847,6 +832,36 @@ class Pipeline:
             raise stream.error
         if stream.status == "cancelled":
             raise CancelledError("answer cancelled; the partial answer was saved")
+
+    def _save(
+        self,
+        turn: TurnState,
+        task: Any,
+        agent: Agent,
+        stream: AnswerStream,
+        validation: Any,
+        user_turn: int,
+        request: BuiltRequest,
+    ) -> int:
+        """Save the answer (step 8); one the database does not take (a full disk) is kept in
+        the recovery journal instead, and the turn fails saying where."""
+        assert turn.project is not None
+        try:
+            with self.memory.transaction():
+                return save_answer(
+                    self.memory,
+                    turn.project,
+                    task,
+                    agent,
+                    stream,
+                    validation,
+                    user_turn,
+                    request.built.tier,
+                    request.built.tier_reason,
+                    turn.prefs.settings.keyframe_every,
+                )
+        except sqlite3.Error as e:
+            raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e
 
     def _not_saved(
         self,

@@ -304,8 +304,8 @@ def projects_report(
     project = memory.resolve_project(name)
     lang = report_language(memory, project, app.settings.values.language, language)
     chosen = parse_turns(turns, lang)
-    out = None if output == Path("-") else output
-    replace = out is not None and confirm_replace(out, force, err=as_json)
+    out = None if output == Path("-") else output  # '-' with pdf: the default name
+    replace = out is not None and confirm_replace(out, force, err=as_json)  # before the work
     data = gather(memory, app.catalogue, project, lang, saved_node(memory, project), chosen)
     if output == Path("-") and fmt != "pdf":
         click.echo(render(data, fmt), nl=False)

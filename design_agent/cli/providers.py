@@ -249,12 +249,7 @@ def providers_test(
     app = app_of(ctx)
     spec = _adapter(_adapters(app), name)
     settings = app.settings.values
-    if prompt == "-":
-        text = read_stdin(
-            f'give the prompt as an argument, e.g. design-agent providers test {name} "hi"'
-        )
-    else:
-        text = prompt
+    text = _prompt_text(prompt, name)
     chosen, reason = choose_tier(text, tier or settings.tier)
     # The model setting belongs to the active provider; another one keeps its own.
     if model is None and settings.provider == name:
@@ -317,3 +312,11 @@ def _figures(done: Done, tier: TierChosen | None) -> str:
 
 def _n(value: int | None) -> str:
     return "?" if value is None else str(value)
+
+
+def _prompt_text(prompt: str, name: str) -> str:
+    """The prompt to try: as given, or standard input for '-' (one line if it is closed)."""
+    if prompt != "-":
+        return prompt
+    example = f'design-agent providers test {name} "hi"'
+    return read_stdin(f"give the prompt as an argument, e.g. {example}")
