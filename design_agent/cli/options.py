@@ -42,13 +42,10 @@ class WholeNumber(click.IntRange):
         self.low, self.high = low, high
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int):
-            number: int | None = value
-        else:
-            try:
-                number = parse_whole(str(value), str(value))
-            except UsageError:
-                self.fail(f"{_cut(str(value))} is too large (at most {self.high:,})", param, ctx)
+        try:
+            number = value if isinstance(value, int) else parse_whole(str(value))
+        except UsageError:  # more digits than any count: not read as an int at all
+            self.fail(f"{_cut(str(value))} is too large (at most {self.high:,})", param, ctx)
         if number is None:
             self.fail(f"{_cut(str(value))!r} is not a whole number", param, ctx)
         if not self.low <= number <= self.high:

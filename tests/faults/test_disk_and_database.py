@@ -223,6 +223,17 @@ def test_a_full_disk_at_open_says_so_with_the_path(disk):
     assert "not a readable" not in line
 
 
+def test_a_setting_written_on_a_full_disk_says_so(disk):
+    home = disk / "home"
+    assert design_agent(home, "projects", "create", "Atlas").returncode == 0
+    fill(disk, leave=0)
+    result = design_agent(home, "config", "set", "language", "es")
+    assert result.returncode == ExitCode.DISK_FULL, result.stderr
+    line = one_error_line(result)
+    assert line.startswith("Error: the disk is full: cannot write to") and str(home) in line
+    assert list(home.glob(".settings.yaml.*")) == []  # no temporary file left
+
+
 @pytest.fixture
 def unsaved(
     disk: Path, big_answer: dict[str, str]

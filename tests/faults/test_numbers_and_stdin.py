@@ -12,7 +12,6 @@ the commands; the closed stdin is a real one, closed by a real shell (`<&-`).
 
 from __future__ import annotations
 
-import math
 import os
 import subprocess
 import sys
@@ -160,7 +159,3 @@ def test_a_closed_stdin_does_not_stop_a_message_given_as_an_argument(atlas, home
     done = closed_stdin(home, "ask --provider offline 'plan a usability test'")
     assert done.returncode == 0, done.stderr
     assert "Usability" in done.stdout or "usability" in done.stdout
-
-
-def test_bounds_are_far_above_any_real_count():
-    assert WholeNumber().high >= 1_000_000_000 and math.isfinite(Seconds().high)
