@@ -183,7 +183,7 @@ def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
         "and its conversation state"
     )
     if not yes:
-        require_stdin("so design-agent cannot ask: pass --yes to delete without asking")
+        require_stdin("design-agent cannot ask for a yes: pass --yes to delete without asking")
         echo(
             f"Deleting '{report.project.name}' removes {summary}, and wipes them from the "
             "database file (logs/ keeps no text of them).",
