@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from design_agent import startup
+from design_agent import startup, stdio
 
 # Tests set this to a file: at exit, the modules this process imported are written there.
 MODULES_HOOK = "DESIGN_AGENT_TEST_MODULES_FILE"
@@ -20,6 +20,7 @@ MODULES_HOOK = "DESIGN_AGENT_TEST_MODULES_FILE"
 def main() -> None:
     """Console-script entry point."""
     startup.begin()
+    stdio.hold_closed_stdin()
     if "ask" in sys.argv[1:]:
         from design_agent.remote_ask import main as remote_ask
 

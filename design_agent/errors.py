@@ -21,6 +21,7 @@ class ExitCode(IntEnum):
     PROVIDER_FAILED = 5
     NOT_FOUND = 6
     OVER_BUDGET = 7  # the project's monthly budget is spent: `ask` ran nothing (budget.py)
+    DISK_FULL = 8  # a write failed for want of space: nothing half-written (memory/faults.py)
     # Stopped by a signal: 128 + its number, as shells report it. The turn is
     # cancelled the same way for each (partial answer saved as cancelled).
     HANGUP = 129  # SIGHUP: the terminal was closed
@@ -69,6 +70,16 @@ class NotFoundError(DesignAgentError):
     """A named project, task, agent, provider or file does not exist."""
 
     exit_code = ExitCode.NOT_FOUND
+
+
+class DiskFullError(DesignAgentError):
+    """The disk (or the filesystem holding a file) is full: the message names the path."""
+
+    exit_code = ExitCode.DISK_FULL
+
+    def __init__(self, message: str, path: object = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class CancelledError(DesignAgentError):

@@ -11,13 +11,14 @@ path), never a bare OSError.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
 import tempfile
 from pathlib import Path
 
-from design_agent.errors import ConfigError
+from design_agent.errors import ConfigError, ExitCode
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -28,13 +29,17 @@ _warned: set[Path] = set()
 class NotWritableError(ConfigError, OSError):
     """design-agent could not create or write a file or folder it needs.
 
-    Also an OSError, so code that carries on without a cache or a log still does."""
+    Also an OSError, so code that carries on without a cache or a log still does. A full
+    disk is said as such, with exit 8 (ExitCode.DISK_FULL) instead of 3."""
 
     def __init__(self, path: Path, error: OSError) -> None:
         reason = error.strerror or type(error).__name__
         super().__init__(f"cannot write to {path}: {reason}")
         self.path = path
         self.reason = reason
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            self.exit_code = ExitCode.DISK_FULL
+            self.message = f"the disk is full: cannot write to {path} ({reason}); free some space"
 
 
 def ensure_private_dir(path: Path) -> Path:

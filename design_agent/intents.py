@@ -1502,7 +1502,7 @@ _BACK_VERB = (
     r"(?: atras)?)"
 )
 _BACK_TO_TURN = LazyPattern(
-    _BACK_VERB + r" (?:to|a|al) (?:the )?(?:turn|step|message|turno|paso|mensaje) #?(?P<n>\d{1,5})",
+    _BACK_VERB + r" (?:to|a|al) (?:the )?(?:turn|step|message|turno|paso|mensaje) #?(?P<n>\d+)",
     starts=intent_starts.BACK,
 )
 _BACK_TO_BRANCH = LazyPattern(

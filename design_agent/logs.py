@@ -65,6 +65,14 @@ def lean(event: BaseModel) -> dict[str, Any]:
     return line
 
 
+class QuietFileHandler(RotatingFileHandler):
+    """The log file, skipped when it cannot be written (a full disk): logging's own report
+    of that is a traceback on the user's terminal, and logging never stops a turn."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        return
+
+
 def configure_file_logging(logs_dir: Path) -> None:
     """Send design-agent's log records (INFO and up) to logs/design-agent.log, once."""
     logger = logging.getLogger("design_agent")
@@ -74,7 +82,7 @@ def configure_file_logging(logs_dir: Path) -> None:
     trusted(path, logs_dir.parent)  # never a planted link
     try:
         touch_private(ensure_private_dir(logs_dir) / path.name)
-        handler = RotatingFileHandler(path, maxBytes=MAX_BYTES, backupCount=2, encoding="utf-8")
+        handler = QuietFileHandler(path, maxBytes=MAX_BYTES, backupCount=2, encoding="utf-8")
     except OSError:
         return
     handler.design_agent = True  # type: ignore[attr-defined]

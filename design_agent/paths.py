@@ -85,6 +85,12 @@ class HomeLayout(DataLayout):
         return self.root / "logs"
 
     @property
+    def recovery_dir(self) -> Path:
+        """Answers the database could not take (a full disk), until they are saved
+        (0700, files 0600; see design_agent.recovery)."""
+        return self.root / "recovery"
+
+    @property
     def history_file(self) -> Path:
         return self.root / "input-history"
 

@@ -15,7 +15,9 @@ reports them once (the state is saved first).
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -72,6 +74,7 @@ from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.providers.run import ProviderRun
 from design_agent.providers.runner import RunGroup
 from design_agent.recording import save_answer, save_exchange, save_request
+from design_agent.recovery import Unsaved, not_saved, reserve
 from design_agent.request_builder import BuiltRequest, RequestInputs, build_request
 from design_agent.session import Services
 from design_agent.settings import EffectiveSettings
@@ -318,8 +321,12 @@ class Pipeline:
         turn = TurnState(request, project, context, prefs, state)
         try:
             yield from self._route(turn, timer)
-        finally:
-            finish_state(self.memory, turn.conversation)
+        except BaseException:
+            # The turn's own error says more than the state's failing too (a full disk).
+            with contextlib.suppress(sqlite3.Error):
+                finish_state(self.memory, turn.conversation)
+            raise
+        finish_state(self.memory, turn.conversation)
 
     def _start(self, project: Project | None, request: TurnRequest) -> int | None:
         """The turn `ask --from/--branch` names (NotFoundError before anything is claimed)."""
@@ -763,6 +770,7 @@ class Pipeline:
         )
         request = build_request(self.services.knowledge, inputs)
         yield from request.events(timer)
+        reserve(self.services.home.recovery_dir)  # room for the answer should the disk fill up
         user_turn = chosen.user_turn or save_request(
             self.memory,
             turn.project,
@@ -807,19 +815,7 @@ class Pipeline:
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )
-        with self.memory.transaction():
-            agent_turn = save_answer(
-                self.memory,
-                turn.project,
-                task,
-                agent,
-                stream,
-                validation,
-                user_turn,
-                request.built.tier,
-                request.built.tier_reason,
-                turn.prefs.settings.keyframe_every,
-            )
+        agent_turn = self._save(turn, task, agent, stream, validation, user_turn, request)
         yield TurnSaved(
             step=8,
             ms=timer.lap("memory"),
@@ -836,6 +832,64 @@ class Pipeline:
             raise stream.error
         if stream.status == "cancelled":
             raise CancelledError("answer cancelled; the partial answer was saved")
+
+    def _save(
+        self,
+        turn: TurnState,
+        task: Any,
+        agent: Agent,
+        stream: AnswerStream,
+        validation: Any,
+        user_turn: int,
+        request: BuiltRequest,
+    ) -> int:
+        """Save the answer (step 8); one the database does not take (a full disk) is kept in
+        the recovery journal instead, and the turn fails saying where."""
+        assert turn.project is not None
+        try:
+            with self.memory.transaction():
+                return save_answer(
+                    self.memory,
+                    turn.project,
+                    task,
+                    agent,
+                    stream,
+                    validation,
+                    user_turn,
+                    request.built.tier,
+                    request.built.tier_reason,
+                    turn.prefs.settings.keyframe_every,
+                )
+        except sqlite3.Error as e:
+            raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e
+
+    def _not_saved(
+        self,
+        turn: TurnState,
+        ids: tuple[str, str],
+        stream: AnswerStream,
+        user_turn: int,
+        request: BuiltRequest,
+        error: sqlite3.Error,
+    ) -> DesignAgentError:
+        """The answer the database did not take, kept in the recovery journal; the error."""
+        assert turn.project is not None
+        entry = Unsaved(
+            kept_at=datetime.now(UTC),
+            project_id=turn.project.id,
+            project_name=turn.project.name,
+            user_turn_id=user_turn,
+            message=turn.request.message,
+            answer=stream.text,
+            status=stream.status,
+            task_id=ids[0],
+            agent_id=ids[1],
+            provider=stream.provider,
+            model=stream.model,
+            tier=request.built.tier,
+            reason=str(error),
+        )
+        return not_saved(error, self.memory.path, self.services.home.recovery_dir, entry)
 
     def _propose(
         self, turn: TurnState, stream: AnswerStream, agent_turn: int, task_id: str

@@ -87,8 +87,8 @@ def main(argv: list[str]) -> int | None:
         return None
     message = parsed["message"]
     if message in (None, "-"):
-        if sys.stdin.isatty():
-            return None  # the normal command says how to give a message
+        if sys.stdin is None or sys.stdin.isatty():
+            return None  # the normal command says how to give a message (or that fd 0 is closed)
         parsed["message"] = text = input_text(sys.stdin.read())
         sys.stdin = io.StringIO(text)  # for the normal command, if it runs after all
     elif isinstance(message, str):

@@ -25,6 +25,7 @@ from design_agent.errors import CancelledError, DesignAgentError, UsageError
 from design_agent.fsutil import touch_private
 from design_agent.language import fold
 from design_agent.messages import say
+from design_agent.numbers import parse_whole, turn_number
 from design_agent.pipeline import Pipeline, TurnRequest
 from design_agent.providers.resolve import check_provider_name, missing_notice
 from design_agent.session import Services
@@ -220,7 +221,10 @@ class SlashCommands:
         exact = [n for n in matches if n == word.lower()]
         if len(exact) == 1 or len(matches) == 1:
             handler: Callable[[str], None] = getattr(self, f"cmd_{(exact or matches)[0]}")
-            handler(argument.strip())
+            try:
+                handler(argument.strip())
+            except UsageError as e:  # e.g. a turn number far too large: said, and on we go
+                self._say("error", message=e.message)
         elif matches:
             self._say("slash_ambiguous", word=word, names=", ".join("/" + m for m in matches))
         else:
@@ -293,10 +297,11 @@ class SlashCommands:
 
     def cmd_history(self, argument: str) -> None:
         """Show the latest turns of this project: /history [N]."""
-        if argument and not argument.isdigit():
+        count = parse_whole(argument, "/history") if argument else None
+        if argument and count is None:
             self._say("slash_usage", usage="/history [N]")
             return
-        self._act("history", "show", **({"count": int(argument)} if argument else {}))
+        self._act("history", "show", **({"count": count} if count is not None else {}))
 
     def cmd_tree(self, argument: str) -> None:
         """Show this project's conversation as a tree (turn numbers, branches, where you are)."""
@@ -312,9 +317,10 @@ class SlashCommands:
     def cmd_fork(self, argument: str) -> None:
         """Start a branch here, or at a turn: /fork, /fork 12, /fork 12 unmoderated."""
         number, _, name = _unquoted(argument).partition(" ")
-        if number and not number.lstrip("#").isdigit():
-            number, name = "", _unquoted(argument)
-        data: dict[str, object] = {"turn": int(number.lstrip("#"))} if number else {}
+        turn = turn_number(number) if number else None
+        if turn is None:
+            name = _unquoted(argument)
+        data: dict[str, object] = {"turn": turn} if turn is not None else {}
         if name.strip():
             data["name"] = name.strip()
         self._act("tree", "fork", **data)
@@ -407,6 +413,11 @@ def _upload_arguments(argument: str) -> tuple[str, str]:
 def run_shell(services: Services, announce: bool = False) -> int:
     """Interactive on a terminal, one message per line otherwise; the exit code.
     `announce` (--continue) says where the conversation goes on from."""
+    if sys.stdin is None:  # fd 0 closed (`design-agent <&-`): nothing to converse with
+        raise UsageError(
+            "standard input is closed, so there is no conversation to read; run design-agent "
+            'in a terminal, pipe messages into it, or use design-agent ask "..."'
+        )
     shell = Shell(services)
     shell.announce = announce
     if sys.stdin.isatty():

@@ -1,5 +1,6 @@
-"""Standard output and error when the terminal or the reader has gone away (standard
-library only: the `ask` fast path uses it too).
+"""Standard input, output and error when they are not there or not what they should be:
+the terminal has gone away, fd 0 was closed before we started, the reader of the output
+left, the input is not UTF-8 (standard library only: the `ask` fast path uses it too).
 
 A closed standard output (`design-agent ask ... | head -1`, a pager quit early) never
 stops a turn: what would have been printed goes to /dev/null, the turn is finished and
@@ -18,6 +19,22 @@ UNDECODABLE_NOTE = (
 )
 _output_closed = False
 _undecodable_noted = False
+
+
+def hold_closed_stdin() -> None:
+    """fd 0 closed (`design-agent ask - <&-`): put /dev/null there, so that no file or pipe
+    opened later takes fd 0 and is read, or handed to a child, as standard input. Python
+    has already set `sys.stdin` to None, which the commands take as "closed" (exit 2)."""
+    try:
+        os.fstat(0)
+    except OSError:
+        try:
+            fd = os.open(os.devnull, os.O_RDONLY)  # the lowest free fd: 0
+        except OSError:
+            return
+        if fd != 0:
+            os.dup2(fd, 0)
+            os.close(fd)
 
 
 def write_nowhere() -> None:

@@ -16,6 +16,7 @@ from design_agent.errors import NotFoundError
 from design_agent.language import NO, YES, reply_of
 from design_agent.memory import Memory
 from design_agent.memory.models import Branch, Decision, Project, TreeLine, TreeNode
+from design_agent.numbers import turn_number
 
 TEXT_CHARS = 60
 INDENT = "    "
@@ -65,10 +66,10 @@ def _node_line(node: TreeNode, here: int | None, ctx: ActionContext) -> str:
 def resolve_target(memory: Memory, project: Project, target: str) -> tuple[int, int]:
     """The turn (id, number) a target names: a turn number ("12", "#12") or a branch name
     (its latest turn); NotFoundError naming what exists."""
-    target = target.strip().lstrip("#")
-    if target.isdigit():
-        return memory.turn_at(project.id, int(target)).id, int(target)
-    branch = memory.find_branch(project.id, target)
+    number = turn_number(target)  # UsageError for one far too large to be a turn
+    if number is not None:
+        return memory.turn_at(project.id, number).id, number
+    branch = memory.find_branch(project.id, target.strip().lstrip("#"))
     return branch.tip_id, branch.tip_number
 
 

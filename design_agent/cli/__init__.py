@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from design_agent import __version__
+
+if TYPE_CHECKING:
+    from design_agent.errors import DesignAgentError
 
 # name -> (module:attribute, one-line help shown by `design-agent --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -120,11 +123,24 @@ class LazyGroup(click.Group):
             _report(ctx, "Cancelled.")
             ctx.exit(int(ExitCode.CANCELLED))
         except Exception as e:
+            known = _storage_error(ctx, e)
+            if known is not None:  # a full disk or a damaged database, said as such
+                _report(ctx, f"Error: {known.message}")
+                ctx.exit(int(known.exit_code))
             _report(ctx, f"Error: unexpected {type(e).__name__}: {e} (rerun with --debug)")
             ctx.exit(int(ExitCode.UNEXPECTED))
         if was_output_closed():  # the work was done and saved; nobody read all of it
             ctx.exit(PIPE_CLOSED_EXIT)
         return result
+
+
+def _storage_error(ctx: click.Context, error: Exception) -> DesignAgentError | None:
+    """The DesignAgentError a database failure means (memory/faults.py), or None."""
+    from design_agent.cli.context import AppContext
+    from design_agent.memory.faults import storage_error
+
+    app = ctx.find_object(AppContext)
+    return None if app is None else storage_error(error, app.home.database_file)
 
 
 def _report(ctx: click.Context, line: str) -> None:

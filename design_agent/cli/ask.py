@@ -11,6 +11,7 @@ import click
 from design_agent.cli.options import app_of, json_option, project_option
 from design_agent.cli.output import echo
 from design_agent.cli.signals import cancelling_signals
+from design_agent.cli.stdin import require_stdin
 from design_agent.cli.turn_view import TurnView
 from design_agent.errors import DesignAgentError, UsageError
 from design_agent.stdio import input_text
@@ -159,8 +160,10 @@ def _show_prompt(pipeline: Pipeline, request: TurnRequest, as_json: bool) -> Non
 
 def _read_message(message: str | None) -> str:
     if message in (None, "-"):
+        example = 'design-agent ask "plan a usability test"'
+        require_stdin(f"give the message as an argument, e.g. {example}")
         if sys.stdin.isatty():
-            raise UsageError('give a message, e.g. design-agent ask "plan a usability test"')
+            raise UsageError(f"give a message, e.g. {example}")
         message = sys.stdin.read()
     return message or ""
 

@@ -25,6 +25,9 @@ class AppContext:
         self.home = HomeLayout(resolve_home(home_flag))
         self.debug = debug
         self.setting_flags: dict[str, Any] = {}
+        # Answers a full disk kept out of the database are saved when it opens (recovery.py);
+        # `history --recover` turns this off to do it itself and say what it saved.
+        self.recover_on_open = True
 
     @cached_property
     def verified_home(self) -> HomeLayout:
@@ -59,7 +62,34 @@ class AppContext:
 
         memory = Memory.open(self.verified_home.database_file)
         startup.ready()
+        if self.recover_on_open and self.home.recovery_dir.is_dir():
+            self._recover(memory)
         return memory
+
+    def _recover(self, memory: Memory) -> None:
+        """Save what the recovery journal holds and say so on stderr; when the database
+        still cannot take it, say that it waits, and carry on with the command."""
+        import sqlite3
+
+        from design_agent import recovery
+        from design_agent.cli.output import echo
+        from design_agent.errors import DesignAgentError
+
+        folder = self.home.recovery_dir
+        if not recovery.waiting(folder):
+            return
+        try:
+            done = recovery.replay(memory, folder)
+        except (sqlite3.Error, DesignAgentError) as e:
+            count = len(recovery.waiting(folder))
+            echo(
+                f"Warning: {count} unsaved answer(s) wait in {folder} ({e}); they are "
+                "saved once the database can take them (design-agent history --recover)",
+                err=True,
+            )
+            return
+        for line in recovery.report(done):
+            echo(line, err=True)
 
     def services(self) -> Services:
         """Everything a turn needs (catalogue, memory, settings, providers)."""

@@ -6,12 +6,11 @@ MatchResult model as is.
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from design_agent.cli.options import app_of, json_option
+from design_agent.cli.options import WholeNumber, app_of, json_option
 from design_agent.cli.output import console, print_json
+from design_agent.cli.stdin import read_stdin
 from design_agent.errors import UsageError
 
 
@@ -20,7 +19,7 @@ from design_agent.errors import UsageError
 @click.option(
     "--limit",
     "-n",
-    type=click.IntRange(min=1),
+    type=WholeNumber(),
     default=5,
     show_default=True,
     help="How many ranked tasks to show.",
@@ -65,7 +64,10 @@ def match(ctx: click.Context, message: tuple[str, ...], limit: int, as_json: boo
 
 
 def _message_text(words: tuple[str, ...]) -> str:
-    text = sys.stdin.read() if words == ("-",) else " ".join(words)
+    if words == ("-",):
+        text = read_stdin('give the message as words, e.g. design-agent match "journey map"')
+    else:
+        text = " ".join(words)
     if not text.strip():
         raise UsageError("the message is empty; pass some words or pipe text with '-'")
     return text

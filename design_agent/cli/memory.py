@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from design_agent.cli.options import app_of, json_option, project_option
+from design_agent.cli.options import WholeNumber, app_of, json_option, project_option
 from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.projects import when
+
+if TYPE_CHECKING:
+    from design_agent.cli.context import AppContext
 from design_agent.memory.documents import MAX_TEXT_CHARS
 from design_agent.memory.models import FILE_TYPES, Project
 from design_agent.textutil import clean_text
@@ -109,7 +113,7 @@ def decisions() -> None:
 @decisions.command("add")
 @click.argument("decision")
 @click.option("--why", "rationale", default="", help="The rationale: why this was decided.")
-@click.option("--turn", "turn_id", type=int, help="Id of the turn where it was decided.")
+@click.option("--turn", "turn_id", type=WholeNumber(), help="Id of the turn where it was decided.")
 @project_option
 @json_option
 @click.pass_context
@@ -137,7 +141,7 @@ def decisions_add(
 
 
 @decisions.command("list")
-@click.option("-n", "limit", type=click.IntRange(min=1), help="Only the last N decisions.")
+@click.option("-n", "limit", type=WholeNumber(), help="Only the last N decisions.")
 @project_option
 @json_option
 @click.pass_context
@@ -186,7 +190,7 @@ def decisions_search(
 @click.option(
     "-n",
     "count",
-    type=click.IntRange(min=1),
+    type=WholeNumber(),
     default=20,
     show_default=True,
     help="How many of the latest turns to show.",
@@ -197,19 +201,36 @@ def decisions_search(
     is_flag=True,
     help="The whole conversation as a tree: turn numbers, tasks, branches, where you are.",
 )
+@click.option(
+    "--recover",
+    is_flag=True,
+    help="First save the answers a full disk kept out of the database (in the home's "
+    "recovery/ folder), and say what was saved; then show the history.",
+)
 @project_option
 @json_option
 @click.pass_context
 def history(
-    ctx: click.Context, count: int, as_tree: bool, project_name: str | None, as_json: bool
+    ctx: click.Context,
+    count: int,
+    as_tree: bool,
+    recover: bool,
+    project_name: str | None,
+    as_json: bool,
 ) -> None:
     """Show the project's latest conversation turns, oldest first.
+
+    An answer the database could not take (a full disk) waits in the home's
+    recovery/ folder; the next command saves it, or --recover does, and says so.
 
     \b
     Examples:
       design-agent history -n 5
       design-agent history --tree --json
+      design-agent history --recover
     """
+    if recover:
+        _recover(app_of(ctx))
     memory = app_of(ctx).memory
     project = memory.resolve_project(project_name)
     if as_tree:
@@ -230,6 +251,17 @@ def history(
         out.print(heading, markup=False, style="bold")
         out.print(clean_text(turn.message), markup=False, highlight=False)
         out.print()
+
+
+def _recover(app: AppContext) -> None:
+    """Save the recovery journal's answers now, saying what was saved on stderr; a database
+    that still cannot take them fails the command (DiskFullError: exit 8)."""
+    from design_agent import recovery
+
+    app.recover_on_open = False  # done here, so it can be said and fail loudly
+    done = recovery.replay(app.memory, app.home.recovery_dir)
+    for line in recovery.report(done) or ["Nothing to recover: no answer is waiting."]:
+        echo(line, err=True)
 
 
 def _show_tree(ctx: click.Context, project: Project, as_json: bool) -> None:
@@ -260,7 +292,7 @@ def _show_tree(ctx: click.Context, project: Project, as_json: bool) -> None:
 @click.option(
     "-n",
     "limit",
-    type=click.IntRange(min=1),
+    type=WholeNumber(),
     default=20,
     show_default=True,
     help="How many results at most.",

@@ -3,15 +3,15 @@ import."""
 
 from __future__ import annotations
 
-import sys
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from design_agent.cli.options import app_of, json_option
+from design_agent.cli.options import app_of, force_option, json_option
 from design_agent.cli.output import console, echo, print_json, print_table
+from design_agent.cli.stdin import confirm_replace, interactive, require_stdin
 from design_agent.errors import DesignAgentError, NotFoundError
 from design_agent.input_history import forget_project
 from design_agent.memory.lookup import ProjectLookup
@@ -126,7 +126,7 @@ def projects_switch(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
 def _confirmed_guess(found: ProjectLookup, yes: bool, as_json: bool) -> Project:
     """The suggested project, once the user accepts it; NotFoundError otherwise."""
     guess = found.suggestion
-    if guess is not None and (yes or _interactive()):
+    if guess is not None and (yes or interactive()):
         question = f"No project is called '{found.asked}'. Switch to '{guess.name}'?"
         if yes or click.confirm(clean_text(question), default=True, err=as_json):
             return guess
@@ -136,10 +136,6 @@ def _confirmed_guess(found: ProjectLookup, yes: bool, as_json: bool) -> Project:
         f"no project named '{found.asked}'.{hint}{known} "
         f"Create it with: design-agent projects create '{found.asked}'"
     )
-
-
-def _interactive() -> bool:
-    return sys.stdin.isatty()
 
 
 @projects.command("rename")
@@ -188,6 +184,7 @@ def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
         "and its conversation state"
     )
     if not yes:
+        require_stdin("design-agent cannot ask for a yes: pass --yes to delete without asking")
         echo(
             f"Deleting '{report.project.name}' removes {summary}, and wipes them from the "
             "database file (logs/ keeps no text of them).",
@@ -258,8 +255,9 @@ def projects_show(ctx: click.Context, name: str | None, as_json: bool) -> None:
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write here ('-': standard output, md and html only); default: "
-    "NAME-report.FORMAT in the current folder, never replacing a file (-2, -3...).",
+    help="Write here ('-': standard output, md and html only), replacing FILE only if you "
+    "say yes or pass --force; default: NAME-report.FORMAT in the current folder, never "
+    "replacing a file (-2, -3...).",
 )
 @click.option(
     "--turns",
@@ -272,6 +270,7 @@ def projects_show(ctx: click.Context, name: str | None, as_json: bool) -> None:
     type=click.Choice(["en", "es"]),
     help="The report's language (default: the language setting, else the project's).",
 )
+@force_option
 @json_option
 @click.pass_context
 def projects_report(
@@ -281,6 +280,7 @@ def projects_report(
     output: Path | None,
     turns: str | None,
     language: str | None,
+    force: bool,
     as_json: bool,
 ) -> None:
     """Write a report of project NAME (default: the active one) for stakeholders.
@@ -305,11 +305,13 @@ def projects_report(
     project = memory.resolve_project(name)
     lang = report_language(memory, project, app.settings.values.language, language)
     chosen = parse_turns(turns, lang)
+    out = None if output == Path("-") else output  # '-' with pdf: the default name
+    replace = out is not None and confirm_replace(out, force, err=as_json)  # before the work
     data = gather(memory, app.catalogue, project, lang, saved_node(memory, project), chosen)
     if output == Path("-") and fmt != "pdf":
         click.echo(render(data, fmt), nl=False)
         return
-    path = write_report(data, fmt, Path.cwd(), None if output == Path("-") else output)
+    path = write_report(data, fmt, Path.cwd(), out, replace=replace)
     counts = {"answers": len(data.answers), "decisions": len(data.decisions)}
     if as_json:
         print_json({"project": project.id, "path": str(path), "format": fmt, **counts})
@@ -320,17 +322,24 @@ def projects_report(
 @projects.command("export")
 @click.argument("name")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@force_option
 @json_option
 @click.pass_context
-def projects_export(ctx: click.Context, name: str, file: Path, as_json: bool) -> None:
-    """Export project NAME to FILE (one JSON file; also the way to back it up).
+def projects_export(ctx: click.Context, name: str, file: Path, force: bool, as_json: bool) -> None:
+    """Export project NAME to FILE (one JSON file, 0600; also the way to back it up).
+
+    An existing FILE is replaced only if you say yes (or pass --force); a link, a FIFO
+    or a device at FILE is refused. The file is written whole or not at all.
 
     \b
-    Example:
+    Examples:
       design-agent projects export "Mobile Checkout" checkout-backup.json
+      design-agent projects export "Mobile Checkout" checkout-backup.json --force
     """
     memory = app_of(ctx).memory
-    bundle = memory.export_project(memory.find_project(name).id, file)
+    project = memory.find_project(name)
+    replace = confirm_replace(file, force, err=as_json)
+    bundle = memory.export_project(project.id, file, replace)
     counts = {
         "turns": len(bundle.turns),
         "files": len(bundle.files),

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from design_agent.cli.options import app_of, json_option
+from design_agent.cli.options import Seconds, app_of, json_option
 from design_agent.cli.output import print_json, print_table
+from design_agent.cli.stdin import read_stdin
 from design_agent.errors import ExitCode, NotFoundError
 from design_agent.textutil import clean_text
 
@@ -107,7 +108,7 @@ def providers_list(ctx: click.Context, as_json: bool) -> None:
 @providers.command("doctor")
 @click.argument("name", required=False)
 @click.option(
-    "--timeout", type=float, default=60.0, show_default=True,
+    "--timeout", type=Seconds(), default=60.0, show_default=True,
     help="Seconds each provider gets to answer the test request.",
 )  # fmt: skip
 @json_option
@@ -249,7 +250,7 @@ def providers_test(
     app = app_of(ctx)
     spec = _adapter(_adapters(app), name)
     settings = app.settings.values
-    text = sys.stdin.read() if prompt == "-" else prompt
+    text = _prompt_text(prompt, name)
     chosen, reason = choose_tier(text, tier or settings.tier)
     # The model setting belongs to the active provider; another one keeps its own.
     if model is None and settings.provider == name:
@@ -312,3 +313,11 @@ def _figures(done: Done, tier: TierChosen | None) -> str:
 
 def _n(value: int | None) -> str:
     return "?" if value is None else str(value)
+
+
+def _prompt_text(prompt: str, name: str) -> str:
+    """The prompt to try: as given, or standard input for '-' (one line if it is closed)."""
+    if prompt != "-":
+        return prompt
+    example = f'design-agent providers test {name} "hi"'
+    return read_stdin(f"give the prompt as an argument, e.g. {example}")

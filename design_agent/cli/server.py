@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 import click
 
-from design_agent.cli.options import app_of
+from design_agent.cli.options import WholeNumber, app_of
 from design_agent.errors import ExitCode, UsageError
 from design_agent.textutil import clean_text
 
@@ -44,7 +44,7 @@ def _running(ctx: click.Context, info: dict[str, Any] | None, language: str) -> 
 @click.command()
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
+    type=WholeNumber(0, 65535),
     default=0,
     show_default=True,
     help="Port to listen on; 0 picks any free port.",
@@ -188,7 +188,7 @@ def server_stop(ctx: click.Context) -> None:
 @server.command("logs")
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new lines until Ctrl-C.")
 @click.option(
-    "-n", "lines", type=click.IntRange(min=1), default=50, show_default=True,
+    "-n", "lines", type=WholeNumber(), default=50, show_default=True,
     help="How many of the last lines to print first.",
 )  # fmt: skip
 @click.pass_context

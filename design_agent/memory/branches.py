@@ -22,6 +22,7 @@ from design_agent.errors import NotFoundError, UsageError
 from design_agent.memory.db import one, rows, scalar, transaction
 from design_agent.memory.models import Branch
 from design_agent.memory.text import slugify
+from design_agent.numbers import TURN_HINT, bounded, turn_number
 
 MAX_NAME = 60
 SELECT = """SELECT b.id, b.project_id, b.name, b.tip_id, b.created_at,
@@ -101,7 +102,7 @@ def find(db: sqlite3.Connection, project_id: str, name_or_turn: str | int) -> Br
         )
         if branch_id is not None:
             return get(db, int(branch_id))
-    number = name_or_turn if isinstance(name_or_turn, int) else parse_number(name_or_turn)
+    number = name_or_turn if isinstance(name_or_turn, int) else turn_number(name_or_turn)
     if number is None:
         raise NotFoundError(_unknown(db, project_id, str(name_or_turn)))
     return get(db, _oldest_through(db, node_at(db, project_id, number)))
@@ -127,16 +128,10 @@ def _unknown(db: sqlite3.Connection, project_id: str, text: str) -> str:
     return f"no branch named '{text}' in this project{known} (or give a turn number)"
 
 
-def parse_number(text: str) -> int | None:
-    """'12' or '#12' as a turn number; None when it is not one."""
-    digits = text.strip().removeprefix("#")
-    return int(digits) if digits.isdigit() else None
-
-
 def node_at(db: sqlite3.Connection, project_id: str, number: int) -> int:
     """The id of the turn with this number in the project (1 = its first); NotFoundError."""
     found = None
-    if number >= 1:
+    if bounded(number, "turn", TURN_HINT) >= 1:
         found = scalar(
             db,
             "SELECT id FROM conversations WHERE project_id = ? ORDER BY id LIMIT 1 OFFSET ?",

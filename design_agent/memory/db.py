@@ -49,6 +49,7 @@ from design_agent.fsutil import (
 )
 from design_agent.home_trust import trusted
 from design_agent.memory import fresh_schema
+from design_agent.memory.faults import storage_error
 from design_agent.memory.schema import LATEST_VERSION, steps
 
 BUSY_TIMEOUT_S = 30.0
@@ -69,7 +70,8 @@ def connect(path: Path, version: int = LATEST_VERSION) -> sqlite3.Connection:
         if not create_private(path):
             identify(path)  # refuse a foreign file before changing anything about it
     except NotWritableError as e:
-        raise ConfigError(f"{e.message}; {HOME_HINT}") from e
+        full = storage_error(e.__cause__, path) if e.__cause__ is not None else None
+        raise full or ConfigError(f"{e.message}; {HOME_HINT}") from e
     try:
         # Autocommit: every transaction is an explicit BEGIN (transaction(), snapshot()).
         db = sqlite3.connect(
@@ -78,7 +80,8 @@ def connect(path: Path, version: int = LATEST_VERSION) -> sqlite3.Connection:
         _configure(db)
         migrate(db, path, version)
     except sqlite3.DatabaseError as e:
-        raise _unusable(path, e) from e
+        # A full disk or a damaged page is said as such (faults.py), not as a foreign file.
+        raise storage_error(e, path) or _unusable(path, e) from e
     _tighten(path)
     _warn_if_shared(db, path.parent)
     return db
@@ -238,11 +241,12 @@ def transaction(db: sqlite3.Connection) -> Iterator[None]:
     db.execute("BEGIN IMMEDIATE")
     try:
         yield
+        db.execute("COMMIT")  # may fail too (a full disk): then nothing of it is kept
     except BaseException:
         if db.in_transaction:
-            db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):  # the first error says what happened
+                db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
 
 
 @contextmanager

@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from design_agent.errors import NotFoundError, UsageError
-from design_agent.fsutil import write_private_text
+from design_agent.fsutil import FILE_MODE
 from design_agent.memory import (
     branches,
     conversations,
@@ -45,6 +45,7 @@ from design_agent.memory import (
 from design_agent.memory.db import scalar, snapshot, stamp, transaction
 from design_agent.memory.models import FileType, Project, Row, TurnContent
 from design_agent.memory.text import is_slug
+from design_agent.user_files import write_file
 
 FORMAT: Literal["design-agent.project"] = "design-agent.project"
 FORMAT_VERSION: Literal[2] = 2
@@ -176,9 +177,11 @@ def _turn(turn: dict[str, Any], refs: dict[int, int]) -> ExportedTurn:
     return ExportedTurn(**turn | {"ref": refs[turn.pop("id")], "parent": refs.get(parent or 0)})
 
 
-def write(bundle: ProjectExport, path: Path) -> None:
-    """Write the export as UTF-8 JSON, 0600, atomically."""
-    write_private_text(path, bundle.model_dump_json(indent=2) + "\n")
+def write(bundle: ProjectExport, path: Path, replace: bool = False) -> None:
+    """Write the export as UTF-8 JSON, 0600, atomically, to a new path or (`replace`) over a
+    regular file; anything else at the path is refused (user_files.py)."""
+    data = (bundle.model_dump_json(indent=2) + "\n").encode("utf-8")
+    write_file(path, data, replace=replace, mode=FILE_MODE)
 
 
 def read(path: Path) -> ProjectExport:

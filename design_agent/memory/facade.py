@@ -101,8 +101,8 @@ class Memory:
         """Tidy the indexes written in this session (see `maintain`), then close."""
         try:
             self.maintain()
-        except sqlite3.OperationalError:
-            pass  # busy or read-only: the next session tidies up instead
+        except sqlite3.DatabaseError:
+            pass  # busy, read-only, full or damaged: the next session tidies up instead
         finally:
             self.db.close()
 
@@ -471,13 +471,16 @@ class Memory:
         at `node_id`, the turns and decisions of the path to that node only."""
         return context.load(self.db, project_id, turns, decision_count, node_id)
 
-    def export_project(self, project_id: str, path: Path | str | None = None) -> ProjectExport:
-        """The whole project as one document; also written to `path` (0600) if given."""
+    def export_project(
+        self, project_id: str, path: Path | str | None = None, replace: bool = False
+    ) -> ProjectExport:
+        """The whole project as one document; also written to `path` (0600) if given, over
+        an existing regular file only when `replace` (user_files.py)."""
         from design_agent.memory import export
 
         bundle = export.build(self.db, project_id, self._clock())
         if path is not None:
-            export.write(bundle, Path(path))
+            export.write(bundle, Path(path), replace)
         return bundle
 
     def import_project(

@@ -21,6 +21,7 @@ from design_agent.language import detect_language
 from design_agent.memory import Memory
 from design_agent.memory.models import Decision, Project, Turn
 from design_agent.messages import say
+from design_agent.numbers import turn_number
 from design_agent.registry import Catalogue
 
 CONTEXT_KEYS = ("description", "users", "problem", "constraints")
@@ -94,10 +95,12 @@ def parse_turns(text: str | None, language: str = "en") -> list[int] | None:
     """ "2,6, 10" -> [2, 6, 10]; None for no selection; UsageError for anything else."""
     if text is None or not text.strip():
         return None
-    try:
-        numbers = [int(part) for part in text.replace(" ", "").split(",") if part]
-    except ValueError as e:
-        raise UsageError(say("report_bad_turns", language, turns=text)) from e
+    numbers: list[int] = []
+    for part in [p for p in text.replace(" ", "").split(",") if p][: MAX_TURNS + 1]:
+        number = turn_number(part)  # UsageError when it is far too large to be a turn
+        if number is None:
+            raise UsageError(say("report_bad_turns", language, turns=text))
+        numbers.append(number)
     if not numbers or len(numbers) > MAX_TURNS or min(numbers) < 1:
         raise UsageError(say("report_bad_turns", language, turns=text))
     return numbers

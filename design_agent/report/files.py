@@ -3,7 +3,10 @@
 Without a name, the report goes to `<project-slug>-report.<format>` in the
 folder given (the current one), or `-2`, `-3`... when that name is taken; the
 name is claimed with an exclusive create, so two reports written at once get
-two files. A file the user names (`-o FILE`) is theirs to overwrite.
+two files. A file the user names (`-o FILE`) is replaced only when the caller
+says so (the CLI asks, or --force), and only if it is a regular file
+(user_files.py). Either way the report is written beside its path and renamed
+over it: whole or not at all.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from design_agent.report.data import ReportData
 from design_agent.report.html import to_html
 from design_agent.report.markdown import to_markdown
 from design_agent.report.pdf import print_pdf, require_chromium
+from design_agent.user_files import existing_file, write_file
 
 ReportFormat = Literal["md", "html", "pdf"]
 FORMATS: tuple[str, ...] = get_args(ReportFormat)
@@ -58,19 +62,21 @@ def write_report(
     folder: Path,
     out: Path | None = None,
     environ: Mapping[str, str] | None = None,
+    replace: bool = False,
 ) -> Path:
-    """Write the report in `fmt` to `out`, or to a free name in `folder`; the path written."""
+    """Write the report in `fmt` to `out` (over an existing regular file only when
+    `replace`), or to a free name in `folder`; the path written."""
     if fmt == "pdf":
         require_chromium(data.language, environ)  # before a file name is claimed
+    if out is not None:
+        existing_file(out)  # a link, FIFO or device is refused before any work
     path = out if out is not None else free_path(folder, report_stem(data), fmt, data.language)
     try:
         if fmt == "pdf":
-            print_pdf(to_html(data), path, data.language, environ)
+            content = print_pdf(to_html(data), data.language, environ)
         else:
-            path.write_text(render(data, fmt), encoding="utf-8")
-    except OSError as e:
-        _drop(path, claimed=out is None)
-        raise UsageError(say("report_cannot_write", data.language, path=path, reason=e)) from e
+            content = render(data, fmt).encode("utf-8")
+        write_file(path, content, replace=replace or out is None)  # ours when claimed
     except BaseException:
         _drop(path, claimed=out is None)
         raise

@@ -69,8 +69,8 @@ def require_chromium(language: str, environ: Mapping[str, str] | None = None) ->
     return found
 
 
-def print_pdf(html: str, out: Path, language: str, environ: Mapping[str, str] | None = None) -> int:
-    """Print `html` to the PDF `out`; its number of pages."""
+def print_pdf(html: str, language: str, environ: Mapping[str, str] | None = None) -> bytes:
+    """`html` printed to PDF: the PDF's bytes (at least one page), for the caller to write."""
     browser = require_chromium(language, environ)
     with tempfile.TemporaryDirectory(prefix="design-agent-report-") as scratch:
         page = Path(scratch) / "report.html"
@@ -78,11 +78,9 @@ def print_pdf(html: str, out: Path, language: str, environ: Mapping[str, str] | 
         printed = Path(scratch) / "report.pdf"
         _run(browser, scratch, [f"--print-to-pdf={printed}", page.as_uri()], language)
         data = printed.read_bytes() if printed.is_file() else b""
-        pages = len(_PAGE.findall(data))
-        if not data.startswith(b"%PDF") or pages == 0:
+        if not data.startswith(b"%PDF") or not _PAGE.search(data):
             raise RendererFailedError(say("report_pdf_failed", language, browser=browser))
-        out.write_bytes(data)
-    return pages
+    return data
 
 
 def screenshot(

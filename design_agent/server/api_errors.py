@@ -11,6 +11,7 @@ from typing import Any
 from design_agent.errors import (
     ConfigError,
     DesignAgentError,
+    DiskFullError,
     ExitCode,
     NotFoundError,
     ProviderUnavailableError,
@@ -44,6 +45,7 @@ class ApiError(Exception):
 # The first class in this table that an error is an instance of decides its answer.
 _STATUS: tuple[tuple[type[DesignAgentError], int, str], ...] = (
     (NotFoundError, 404, "not_found"),
+    (DiskFullError, 507, "disk_full"),
     (ProviderUnavailableError, 409, "provider_unavailable"),
     (ConfigError, 422, "invalid"),
     (UsageError, 400, "bad_request"),

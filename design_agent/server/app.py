@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException
 
 from design_agent import __version__
 from design_agent.errors import DesignAgentError, ExitCode
+from design_agent.memory.faults import storage_error
 from design_agent.server.api_errors import ApiError, from_domain
 from design_agent.server.context import ServerContext
 from design_agent.server.routes_pages import STATIC_DIR
@@ -87,6 +88,10 @@ def _add_error_handlers(app: FastAPI) -> None:
         )
 
     async def unexpected(request: Request, error: Exception) -> JSONResponse:
+        context = request.app.state.context
+        known = storage_error(error, context.home.database_file)  # full disk, damaged file
+        if known is not None:
+            return await domain_error(request, known)
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         message = f"unexpected {type(error).__name__}: {error}"
         return await api_error(request, ApiError(500, "internal", message, ExitCode.UNEXPECTED))

@@ -258,8 +258,7 @@ class TurnManager:
         except DesignAgentError as e:
             outcome = ("failed", int(e.exit_code), e.message)
         except Exception as e:  # a bug must end the turn, not leave it running forever
-            log.exception("turn %s failed", record.turn_id)
-            outcome = ("failed", int(ExitCode.UNEXPECTED), f"unexpected {type(e).__name__}: {e}")
+            outcome = _failed(record, e, services)
         finally:
             if services is not None:
                 services.memory.close()
@@ -290,3 +289,17 @@ def _ended(record: TurnRecord) -> tuple[str, int, str | None]:
     if asks or getattr(finished, "status", "complete") == "needs_choice":
         return "needs_answer", int(ExitCode.OK), None
     return "complete", int(ExitCode.OK), None
+
+
+def _failed(
+    record: TurnRecord, error: Exception, services: Services | None
+) -> tuple[str, int, str]:
+    """How a turn that raised something other than a DesignAgentError ended: a full disk or
+    a damaged database said as such (memory/faults.py), anything else logged as a bug."""
+    from design_agent.memory.faults import storage_error
+
+    known = storage_error(error, services.memory.path) if services is not None else None
+    if known is not None:
+        return ("failed", int(known.exit_code), known.message)
+    log.exception("turn %s failed", record.turn_id, exc_info=error)
+    return ("failed", int(ExitCode.UNEXPECTED), f"unexpected {type(error).__name__}: {error}")
