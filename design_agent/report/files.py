@@ -65,7 +65,7 @@ def write_report(
     path = out if out is not None else free_path(folder, report_stem(data), fmt, data.language)
     try:
         if fmt == "pdf":
-            print_pdf(to_html(data), path, data.language, environ)
+            print_pdf(to_html(data, link_images=False), path, data.language, environ)
         else:
             path.write_text(render(data, fmt), encoding="utf-8")
     except OSError as e:

@@ -14,7 +14,11 @@ answer could smuggle past design-agent, tried with real things.
 
 from __future__ import annotations
 
+import re
+import shutil
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fixtures.fakes import invoke
@@ -84,3 +88,169 @@ def test_a_folder_link_that_stays_in_the_folder_is_followed(home, work):
     result = invoke(home, "files", "add", "current/brief.md")
     assert result.returncode == 0, result.stderr
     assert "guest checkout" in stored_text(home)
+
+
+# -- 16. links and images in the stakeholder report --------------------------------------------
+
+# Each answer hides one link or image that must not survive as one; the word "bait" is its
+# text or alt text, which must.
+UNSAFE_LINKS = {
+    "javascript": "[bait](javascript:alert(1))",
+    "mixed case": "[bait](JaVaScRiPt:alert(1))",
+    "leading space": "[bait](  javascript:alert(1))",
+    "angle brackets": "[bait](<javascript:alert(1)>)",
+    "decimal entity": "[bait](&#106;avascript:alert(1))",
+    "hex entities": "[bait](&#x6A;ava&#x73;cript&#x3A;alert(1))",
+    "tab inside": "[bait](<java\tscript:alert(1)>)",
+    "autolink": "<javascript:alert('bait')>",
+    "autolink in capitals": "<JAVASCRIPT:alert('bait')>",
+    "reference": "See [bait][1].\n\n[1]: javascript:alert(1)",
+    "collapsed reference": "See [bait][].\n\n[bait]: <javascript:alert(1)> 'a title'",
+    "shortcut reference": "See [bait].\n\n[bait]:\n  JavaScript:alert(1)",
+    "reference in a quote": "> See [bait][x]\n>\n> [x]: javascript:alert(1)",
+    "data": "[bait](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "file": "[bait](file:///etc/passwd)",
+    "vbscript": "[bait](vbscript:msgbox(1))",
+    "a path": "[bait](/etc/passwd)",
+    "in a list": "- one\n- [bait](javascript:alert(1)) *and* `code`\n  continued",
+    "in a heading": "# Plan [bait](javascript:alert(1))",
+}
+UNSAFE_IMAGES = {
+    "remote": "![bait](https://tracker.example/pixel.png)",
+    "remote in capitals": "![bait](HTTPS://tracker.example/pixel.png)",
+    "protocol-relative": "![bait](//tracker.example/pixel.png)",
+    "data": "![bait](data:image/png;base64,iVBORw0KGgo=)",
+    "file": "![bait](file:///etc/passwd)",
+    "absolute path": "![bait](/etc/passwd.png)",
+    "parent folder": "![bait](../secret.png)",
+    "encoded parent folder": "![bait](img/%2e%2e/%2E%2E/secret.png)",
+    "backslashes": "![bait](..\\\\..\\\\secret.png)",
+    "reference": "![bait][img]\n\n[img]: https://tracker.example/pixel.png",
+    "inside a safe link": "[![bait](https://tracker.example/p.png)](https://example.org/ok)",
+}
+SAFE = (
+    "Read [the study](https://example.org/study), [the notes](HTTP://example.org/Notes "
+    '"notes"), <mailto:team@example.org> and <https://example.org/auto>; see the '
+    "![chart](chart.png) and ![flow](./img/flow.png)."
+)
+
+
+def report_of(*answers: str) -> Any:
+    from design_agent.memory.models import Project
+    from design_agent.report import ReportData
+    from design_agent.report.data import ReportAnswer
+
+    now = datetime.now(UTC)
+    chosen = [
+        ReportAnswer(
+            number=2 * n, task_id=None, method=f"Method {n}", persona="Researcher",
+            request="plan it", text=text, timestamp=now, citations=[], checklist=[],
+        )
+        for n, text in enumerate(answers, 1)
+    ]  # fmt: skip
+    project = Project(id="links", name="Links", created_at=now, last_accessed=now)
+    return ReportData(
+        project=project, language="en", generated_at=now, context=[], briefs=[],
+        decisions=[], answers=chosen,
+    )  # fmt: skip
+
+
+def links_and_images(markdown: str) -> tuple[list[str], list[str], str]:
+    """Every link's address, every image's source and the visible text, as the most lenient
+    Markdown viewer reads them (any scheme accepted)."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark")
+    parser.validateLink = lambda url: True  # type: ignore[method-assign]
+    hrefs, srcs, text = [], [], []
+    todo = [t for t in parser.parse(markdown) if t.children]
+    children = [c for t in todo for c in t.children or []]
+    while children:
+        child = children.pop(0)
+        if child.type == "link_open":
+            hrefs.append(str(child.attrGet("href")))
+        elif child.type == "image":
+            srcs.append(str(child.attrGet("src")))
+            children[:0] = child.children or []
+        elif child.type in ("text", "code_inline"):
+            text.append(child.content)
+    return hrefs, srcs, " ".join(text)
+
+
+def assert_only_safe(markdown: str) -> str:
+    hrefs, srcs, text = links_and_images(markdown)
+    assert all(h.lower().startswith(("http://", "https://", "mailto:", "#")) for h in hrefs), hrefs
+    assert all(s in ("chart.png", "./img/flow.png") for s in srcs), srcs
+    return text
+
+
+def assert_safe_ones_kept(markdown: str) -> None:
+    hrefs, srcs, _ = links_and_images(markdown)
+    assert {"https://example.org/study", "mailto:team@example.org"} <= set(hrefs)
+    assert {"https://example.org/auto"} <= set(hrefs)
+    assert any(h.lower() == "http://example.org/notes" for h in hrefs)
+    assert srcs == ["chart.png", "./img/flow.png"]
+
+
+@pytest.mark.parametrize("answer", UNSAFE_LINKS.values(), ids=UNSAFE_LINKS.keys())
+def test_a_link_other_than_web_or_mail_becomes_its_text(answer, tmp_path):
+    from design_agent.report import write_report
+
+    data = report_of(f"{answer}\n\n{SAFE}")
+    markdown = write_report(data, "md", tmp_path).read_text(encoding="utf-8")
+    assert "bait" in assert_only_safe(markdown)
+    assert_safe_ones_kept(markdown)
+    assert not re.search(r"(?i)java\s*script\s*:|vbscript|data:text|file:", hrefs_of_html(data))
+
+
+@pytest.mark.parametrize("answer", UNSAFE_IMAGES.values(), ids=UNSAFE_IMAGES.keys())
+def test_an_image_from_outside_the_reports_folder_becomes_its_alt_text(answer, tmp_path):
+    from design_agent.report import write_report
+
+    data = report_of(f"{answer}\n\n{SAFE}")
+    markdown = write_report(data, "md", tmp_path).read_text(encoding="utf-8")
+    assert "bait" in assert_only_safe(markdown)
+    assert_safe_ones_kept(markdown)
+    assert "tracker.example" not in hrefs_of_html(data)
+
+
+def test_a_definition_in_one_answer_is_no_link_in_the_next():
+    from design_agent.report import to_markdown
+
+    markdown = to_markdown(report_of("[1]: javascript:alert(1)", "See [bait][1]."))
+    assert "bait" in assert_only_safe(markdown)
+
+
+def hrefs_of_html(data: Any) -> str:
+    """The HTML report's link addresses; it has no image and nothing else that loads."""
+    from html.parser import HTMLParser
+
+    from design_agent.report import to_html
+
+    found: list[tuple[str, dict[str, str | None]]] = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.append((tag, dict(attrs)))
+
+    Tags().feed(to_html(data))
+    assert not [tag for tag, attrs in found if tag == "img" or "src" in attrs]
+    hrefs = [str(attrs.get("href")) for _, attrs in found if "href" in attrs]
+    local = ("chart.png", "./img/flow.png")
+    assert all(
+        h.lower().startswith(("http:", "https:", "mailto:", "#")) or h in local for h in hrefs
+    )
+    assert set(local) <= set(hrefs)  # an image of the report's folder: a link to its file
+    return " ".join(hrefs)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium to print with")
+def test_the_pdf_keeps_only_the_web_and_mail_links(tmp_path):
+    from design_agent.report import write_report
+
+    hostile = "\n\n".join([*UNSAFE_LINKS.values(), *UNSAFE_IMAGES.values()])
+    pdf = write_report(report_of(hostile, SAFE), "pdf", tmp_path).read_bytes()
+    uris = {u.decode() for u in re.findall(rb"/URI\s*\(([^)]*)\)", pdf)}
+    assert "https://example.org/study" in uris and "mailto:team@example.org" in uris
+    assert all(u.lower().startswith(("http:", "https:", "mailto:")) for u in uris), uris
+    assert not [u for u in uris if "tracker.example" in u]
