@@ -33,11 +33,157 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fixtures.fakes import invoke
+from fixtures.fakes import alive, claude_stream, invoke, pids_in
 
 from design_agent.errors import ConfigError, ExitCode
+from design_agent.providers.process import group_members
 
 MARKER = "zq7-private-marker"
+
+# -- 12. a provider's helper that leaves its process group ------------------------------------
+
+PARTIAL = "Hello from a CLI whose helper left its group"
+# The helpers the fake CLI starts. Each notes its own pid in FAKE_PIDS once it has left the
+# CLI's process group, then sleeps well past any test.
+HELPERS = {
+    # calls setsid() and keeps the CLI's stdout and stderr open
+    "setsid": "import os, time\nos.setsid()\nnote(os.getpid())\ntime.sleep(60)\n",
+    # a daemon: forks, setsid(), forks again and lets init adopt it; no pipes held
+    "daemon": (
+        "import os, time\n"
+        "if os.fork(): os._exit(0)\n"
+        "os.setsid()\n"
+        "if os.fork(): os._exit(0)\n"
+        "note(os.getpid())\n"
+        "time.sleep(60)\n"
+    ),
+}
+FAKE_WITH_HELPER = """#!{python} -S
+import os, subprocess, sys, time
+
+{note}
+note(os.getpid())
+sys.stdin.buffer.read()
+helper = [sys.executable, "-S", "-c", {helper!r}]
+quiet = dict.fromkeys(("stdin", "stdout", "stderr"), subprocess.DEVNULL)
+subprocess.Popen(helper, **(quiet if {quiet!r} else {{}}))
+sys.stdout.buffer.write({stream!r})
+sys.stdout.flush()
+time.sleep(60)
+"""
+
+
+def fake_with_helper(folder: Path, helper: str, pids: Path) -> Path:
+    """A fake Claude CLI that starts `helper`, streams PARTIAL, then hangs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "claude"
+    note = (
+        f"def note(pid):\n    with open({str(pids)!r}, 'a') as f:\n        f.write(f'{{pid}}\\n')\n"
+    )
+    stream = claude_stream(PARTIAL).encode("utf-8").splitlines(keepends=True)[0]
+    code = FAKE_WITH_HELPER.format(
+        python=sys.executable,
+        note=note,
+        helper=note + HELPERS[helper],
+        quiet=helper == "daemon",
+        stream=stream,
+    )
+    script.write_text(code, encoding="utf-8")
+    script.chmod(0o755)
+    return script
+
+
+def ask_with_helper(home: Path, tmp_path: Path, helper: str) -> tuple[subprocess.Popen[str], int]:
+    """`design-agent ask --events` in a real process, returned once the answer has begun to
+    stream and the helper has left the CLI's group; and the helper's pid."""
+    pids, scratch = tmp_path / "pids", tmp_path / "tmp"
+    scratch.mkdir()
+    env = {
+        **os.environ,
+        "DESIGN_AGENT_HOME": str(home),
+        "DESIGN_AGENT_PROVIDER": "claude",
+        "DESIGN_AGENT_CLAUDE_BIN": str(fake_with_helper(tmp_path / "bin", helper, pids)),
+        "TMPDIR": str(scratch),
+    }
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "design_agent",
+            "ask",
+            "--events",
+            "Plan a kickoff meeting for the redesign",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        if json.loads(line).get("text") == PARTIAL:
+            break
+    found = wait_for(lambda: pids_in(pids)[1:])
+    assert found, f"the helper never started: {process.communicate()[1]}"
+    assert group_members(pids_in(pids)[0]) and found[0] not in group_members(pids_in(pids)[0])
+    return process, found[0]
+
+
+def gone(pid: int, within: float = 3.0) -> bool:
+    return bool(wait_for(lambda: not alive(pid), within))
+
+
+@pytest.mark.parametrize("helper", HELPERS)
+def test_ctrl_c_ends_a_helper_that_left_the_clis_group(home, tmp_path, helper):
+    process, pid = ask_with_helper(home, tmp_path, helper)
+    try:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=10)
+        assert process.returncode == 130, stderr
+        assert "partial answer was saved" in stderr
+        assert gone(pid), f"the {helper} helper outlived the cancelled turn"
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("helper", HELPERS)
+def test_a_helper_that_left_the_group_dies_with_a_killed_design_agent(home, tmp_path, helper):
+    process, pid = ask_with_helper(home, tmp_path, helper)
+    try:
+        process.kill()  # kill -9: design-agent cannot stop anything; its watchdog does
+        process.communicate(timeout=10)
+        assert gone(pid), f"the {helper} helper outlived design-agent"
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_timed_out_run_ends_its_daemon_too(tmp_path):
+    from fixtures.fakes import bundled_adapters
+
+    from design_agent.errors import ProviderTimeoutError
+    from design_agent.providers.request import ProviderRequest
+    from design_agent.providers.runner import start
+    from design_agent.providers.spec import Timeouts
+    from design_agent.settings import Settings
+
+    pids = tmp_path / "pids"
+    spec = bundled_adapters()["claude"]
+    spec = spec.model_copy(update={"timeouts": Timeouts(first_output=5, idle=0.5, total=20)})
+    settings = Settings(bins={"claude": str(fake_with_helper(tmp_path / "bin", "daemon", pids))})
+    run = start(spec, ProviderRequest(prompt="hello"), settings)
+    with pytest.raises(ProviderTimeoutError):
+        for event in run:
+            if getattr(event, "text", None) == PARTIAL:
+                assert wait_for(lambda: pids_in(pids)[1:])
+    helper = pids_in(pids)[1]
+    try:
+        assert gone(helper), "the daemon outlived the timed-out run"
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(helper, signal.SIGKILL)
+
 
 # -- 14. a symlinked folder on the way to the file -------------------------------------------
 
