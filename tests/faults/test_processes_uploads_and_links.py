@@ -38,7 +38,14 @@ from fixtures.fakes import alive, claude_stream, invoke, pids_in
 from design_agent.errors import ConfigError, ExitCode
 from design_agent.providers.process import group_members
 
-MARKER = "zq7-private-marker"
+
+def wait_for(check: Callable[[], Any], within: float = 10.0) -> Any:
+    """What `check` returns once it is true, or its last (false) answer after `within` s."""
+    deadline = time.monotonic() + within
+    while not (found := check()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return found
+
 
 # -- 12. a provider's helper that leaves its process group ------------------------------------
 
@@ -185,7 +192,166 @@ def test_a_timed_out_run_ends_its_daemon_too(tmp_path):
             os.kill(helper, signal.SIGKILL)
 
 
+# -- 13. a chunked upload is counted as it streams ---------------------------------------------
+
+BOUNDARY = "zq7-boundary"
+PIECE = b"x" * 65536
+
+
+class ChunkedUpload:
+    """A brief POSTed as a chunked body with no Content-Length, one 64 KB chunk at a time,
+    as a client that never says how big it is; sends until told to stop or refused."""
+
+    def __init__(self, port: int, token: str, project: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        head = (
+            f"POST /api/v1/projects/{project}/files HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Authorization: Bearer {token}\r\nTransfer-Encoding: chunked\r\n"
+            f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n\r\n"
+        )
+        part = (
+            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.md"'
+            "\r\nContent-Type: text/markdown\r\n\r\n"
+        )
+        self.sock.sendall(head.encode() + self._chunk(part.encode()))
+        self.sent = 0
+
+    @staticmethod
+    def _chunk(data: bytes) -> bytes:
+        return b"%x\r\n" % len(data) + data + b"\r\n"
+
+    def send(self, size: int, each: Callable[[], None] = lambda: None) -> bool:
+        """Send `size` bytes of the file; False when the server stopped taking them."""
+        try:
+            while self.sent < size:
+                self.sock.sendall(self._chunk(PIECE))
+                self.sent += len(PIECE)
+                each()
+            self.sock.sendall(self._chunk(f"\r\n--{BOUNDARY}--\r\n".encode()) + b"0\r\n\r\n")
+        except OSError:  # the server answered and closed: the rest is refused
+            return False
+        return True
+
+    def answer(self) -> tuple[int, dict[str, Any]]:
+        """The status and JSON body of the server's answer."""
+        data = b""
+        with contextlib.suppress(OSError):
+            while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
+                got = self.sock.recv(65536)
+                if not got:
+                    break
+                data += got
+        self.sock.close()
+        head, _, body = data.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 "), data[:200]
+        return int(head.split()[1]), json.loads(body)
+
+
+def largest_open_file(folders: list[Path]) -> int:
+    """The size of the largest file this process has open in `folders` (the in-process
+    server's upload, named or not)."""
+    largest = 0
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.startswith(tuple(str(f) for f in folders)):
+                largest = max(largest, os.fstat(int(fd)).st_size)
+    return largest
+
+
+def test_a_chunked_upload_is_stopped_at_the_limit_and_refused_with_413(home, tmp_path, monkeypatch):
+    from fixtures.live_server import LiveServer
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where a spooled upload would go
+    monkeypatch.setenv("DESIGN_AGENT_PROVIDER", "offline")
+    server = LiveServer(home)
+    try:
+        server.context.upload_limit_mb = 1
+        assert server.json("POST", "/api/v1/projects", {"name": "Big"})[0] == 201
+        upload = ChunkedUpload(server.port, server.token, "big")
+        written: list[int] = []
+        watch = lambda: written.append(largest_open_file([scratch, home]))  # noqa: E731
+        finished = upload.send(64 * 1024 * 1024, watch)
+        status, body = upload.answer()
+        assert status == 413 and body["error"]["code"] == "too_large", body
+        assert "larger than 1 MB" in body["error"]["message"]
+        assert not finished and upload.sent < 16 * 1024 * 1024  # was all 64 MB, then 413
+        assert max(written) <= 1024 * 1024 + len(PIECE)  # was 64 MB in TMPDIR
+        assert server.json("GET", "/api/v1/projects/big/files")[1]["files"] == []
+        assert list(scratch.iterdir()) == [] and list((home / "uploads").iterdir()) == []
+    finally:
+        server.stop()
+
+
+def serve(home: Path, tmpdir: Path) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    """`design-agent serve` as a real process with its own TMPDIR; its server.json."""
+    env = {**os.environ, "DESIGN_AGENT_HOME": str(home), "TMPDIR": str(tmpdir)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "design_agent", "serve"], stdout=subprocess.PIPE, text=True, env=env
+    )
+    assert process.stdout is not None and process.stdout.readline().startswith("http://")
+    return process, json.loads((home / "server.json").read_text(encoding="utf-8"))
+
+
+def test_an_upload_cut_by_a_killed_server_stays_in_the_home_and_goes_at_the_next_start(
+    home, tmp_path
+):
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    home.mkdir(mode=0o700)
+    assert invoke(home, "projects", "create", "Big").returncode == 0
+    server, info = serve(home, tmpdir)
+    try:
+        upload = ChunkedUpload(info["port"], info["token"], "big")
+        assert upload.send(3 * 1024 * 1024)  # under the limit; the body is never finished
+        uploads = home / "uploads"
+        partial = wait_for(lambda: [p for p in uploads.glob("*/big.md") if p.stat().st_size])
+        assert partial, "the upload is not in <home>/uploads"
+        modes = [stat.S_IMODE(p.stat().st_mode) for p in (uploads, partial[0].parent, partial[0])]
+        assert modes == [0o700, 0o700, 0o600]
+        server.kill()  # mid-upload
+        server.wait(timeout=10)
+        upload.sock.close()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert list(tmpdir.iterdir()) == []  # nothing was ever in TMPDIR
+    assert partial[0].exists()  # the killed server could not remove it
+    again, info = serve(home, tmpdir)  # its server.json, left by the killed one, is stale
+    try:
+        assert list(uploads.iterdir()) == []  # emptied at the start
+        status = http.client.HTTPConnection("127.0.0.1", info["port"], timeout=10)
+        status.request(
+            "GET", "/api/v1/status", headers={"Authorization": f"Bearer {info['token']}"}
+        )
+        assert status.getresponse().status == 200  # serving: a stop signal now stops it cleanly
+    finally:
+        again.send_signal(signal.SIGTERM)
+        assert again.wait(timeout=15) == 0
+
+
+def test_an_uploads_link_someone_planted_is_never_emptied_or_written(home, tmp_path):
+    from design_agent.paths import HomeLayout
+    from design_agent.server.uploads import clean_uploads, upload_folder
+
+    elsewhere = tmp_path / "documents"
+    elsewhere.mkdir()
+    (elsewhere / "thesis.md").write_text("years of work", encoding="utf-8")
+    home.mkdir(mode=0o700)
+    (home / "uploads").symlink_to(elsewhere, target_is_directory=True)
+    clean_uploads(HomeLayout(home))
+    assert (elsewhere / "thesis.md").read_text(encoding="utf-8") == "years of work"
+    with pytest.raises(ConfigError, match="uploads is not a folder of yours"):
+        upload_folder(HomeLayout(home))
+    assert [p.name for p in elsewhere.iterdir()] == ["thesis.md"]
+
+
 # -- 14. a symlinked folder on the way to the file -------------------------------------------
+
+MARKER = "zq7-private-marker"
 
 
 @pytest.fixture
@@ -412,172 +578,3 @@ def test_the_pdf_keeps_only_the_web_and_mail_links(tmp_path):
     assert "https://example.org/study" in uris and "mailto:team@example.org" in uris
     assert all(u.lower().startswith(("http:", "https:", "mailto:")) for u in uris), uris
     assert not [u for u in uris if "tracker.example" in u]
-
-
-# -- 13. a chunked upload is counted as it streams ---------------------------------------------
-
-BOUNDARY = "zq7-boundary"
-PIECE = b"x" * 65536
-
-
-class ChunkedUpload:
-    """A brief POSTed as a chunked body with no Content-Length, one 64 KB chunk at a time,
-    as a client that never says how big it is; sends until told to stop or refused."""
-
-    def __init__(self, port: int, token: str, project: str) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        head = (
-            f"POST /api/v1/projects/{project}/files HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-            f"Authorization: Bearer {token}\r\nTransfer-Encoding: chunked\r\n"
-            f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n\r\n"
-        )
-        part = (
-            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.md"'
-            "\r\nContent-Type: text/markdown\r\n\r\n"
-        )
-        self.sock.sendall(head.encode() + self._chunk(part.encode()))
-        self.sent = 0
-
-    @staticmethod
-    def _chunk(data: bytes) -> bytes:
-        return b"%x\r\n" % len(data) + data + b"\r\n"
-
-    def send(self, size: int, each: Callable[[], None] = lambda: None) -> bool:
-        """Send `size` bytes of the file; False when the server stopped taking them."""
-        try:
-            while self.sent < size:
-                self.sock.sendall(self._chunk(PIECE))
-                self.sent += len(PIECE)
-                each()
-            self.sock.sendall(self._chunk(f"\r\n--{BOUNDARY}--\r\n".encode()) + b"0\r\n\r\n")
-        except OSError:  # the server answered and closed: the rest is refused
-            return False
-        return True
-
-    def answer(self) -> tuple[int, dict[str, Any]]:
-        """The status and JSON body of the server's answer."""
-        data = b""
-        with contextlib.suppress(OSError):
-            while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
-                got = self.sock.recv(65536)
-                if not got:
-                    break
-                data += got
-        self.sock.close()
-        head, _, body = data.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 "), data[:200]
-        return int(head.split()[1]), json.loads(body)
-
-
-def largest_open_file(folders: list[Path]) -> int:
-    """The size of the largest file this process has open in `folders` (the in-process
-    server's upload, named or not)."""
-    largest = 0
-    for fd in os.listdir("/proc/self/fd"):
-        with contextlib.suppress(OSError):
-            target = os.readlink(f"/proc/self/fd/{fd}")
-            if target.startswith(tuple(str(f) for f in folders)):
-                largest = max(largest, os.fstat(int(fd)).st_size)
-    return largest
-
-
-def test_a_chunked_upload_is_stopped_at_the_limit_and_refused_with_413(home, tmp_path, monkeypatch):
-    from fixtures.live_server import LiveServer
-
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where a spooled upload would go
-    monkeypatch.setenv("DESIGN_AGENT_PROVIDER", "offline")
-    server = LiveServer(home)
-    try:
-        server.context.upload_limit_mb = 1
-        assert server.json("POST", "/api/v1/projects", {"name": "Big"})[0] == 201
-        upload = ChunkedUpload(server.port, server.token, "big")
-        written: list[int] = []
-        watch = lambda: written.append(largest_open_file([scratch, home]))  # noqa: E731
-        finished = upload.send(64 * 1024 * 1024, watch)
-        status, body = upload.answer()
-        assert status == 413 and body["error"]["code"] == "too_large", body
-        assert "larger than 1 MB" in body["error"]["message"]
-        assert not finished and upload.sent < 16 * 1024 * 1024  # was all 64 MB, then 413
-        assert max(written) <= 1024 * 1024 + len(PIECE)  # was 64 MB in TMPDIR
-        assert server.json("GET", "/api/v1/projects/big/files")[1]["files"] == []
-        assert list(scratch.iterdir()) == [] and list((home / "uploads").iterdir()) == []
-    finally:
-        server.stop()
-
-
-def serve(home: Path, tmpdir: Path) -> tuple[subprocess.Popen[str], dict[str, Any]]:
-    """`design-agent serve` as a real process with its own TMPDIR; its server.json."""
-    env = {**os.environ, "DESIGN_AGENT_HOME": str(home), "TMPDIR": str(tmpdir)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "design_agent", "serve"], stdout=subprocess.PIPE, text=True, env=env
-    )
-    assert process.stdout is not None and process.stdout.readline().startswith("http://")
-    return process, json.loads((home / "server.json").read_text(encoding="utf-8"))
-
-
-def wait_for(check: Callable[[], Any], within: float = 10.0) -> Any:
-    deadline = time.monotonic() + within
-    while not (found := check()) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return found
-
-
-def test_an_upload_cut_by_a_killed_server_stays_in_the_home_and_goes_at_the_next_start(
-    home, tmp_path
-):
-    tmpdir = tmp_path / "tmp"
-    tmpdir.mkdir()
-    home.mkdir(mode=0o700)
-    assert invoke(home, "projects", "create", "Big").returncode == 0
-    server, info = serve(home, tmpdir)
-    try:
-        upload = ChunkedUpload(info["port"], info["token"], "big")
-        assert upload.send(3 * 1024 * 1024)  # under the limit; the body is never finished
-        uploads = home / "uploads"
-        partial = wait_for(lambda: [p for p in uploads.glob("*/big.md") if p.stat().st_size])
-        assert partial, "the upload is not in <home>/uploads"
-        assert (
-            stat.S_IMODE(uploads.stat().st_mode)
-            == stat.S_IMODE(partial[0].parent.stat().st_mode)
-            == 0o700
-        )
-        assert stat.S_IMODE(partial[0].stat().st_mode) == 0o600
-        server.kill()  # mid-upload
-        server.wait(timeout=10)
-        upload.sock.close()
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-    assert list(tmpdir.iterdir()) == []  # nothing was ever in TMPDIR
-    assert partial[0].exists()  # the killed server could not remove it
-    (home / "server.json").unlink(missing_ok=True)
-    again, info = serve(home, tmpdir)
-    try:
-        assert list(uploads.iterdir()) == []  # emptied at the start
-        status = http.client.HTTPConnection("127.0.0.1", info["port"], timeout=10)
-        status.request(
-            "GET", "/api/v1/status", headers={"Authorization": f"Bearer {info['token']}"}
-        )
-        assert status.getresponse().status == 200  # serving: a stop signal now stops it cleanly
-    finally:
-        again.send_signal(signal.SIGTERM)
-        assert again.wait(timeout=15) == 0
-
-
-def test_an_uploads_link_someone_planted_is_never_emptied_or_written(home, tmp_path):
-    from design_agent.paths import HomeLayout
-    from design_agent.server.uploads import clean_uploads, upload_folder
-
-    elsewhere = tmp_path / "documents"
-    elsewhere.mkdir()
-    (elsewhere / "thesis.md").write_text("years of work", encoding="utf-8")
-    home.mkdir(mode=0o700)
-    (home / "uploads").symlink_to(elsewhere, target_is_directory=True)
-    clean_uploads(HomeLayout(home))
-    assert (elsewhere / "thesis.md").read_text(encoding="utf-8") == "years of work"
-    with pytest.raises(ConfigError, match="uploads is not a folder of yours"):
-        upload_folder(HomeLayout(home))
-    assert [p.name for p in elsewhere.iterdir()] == ["thesis.md"]
