@@ -100,6 +100,11 @@ class HomeLayout(DataLayout):
         return self.root / "server.json"
 
     @property
+    def uploads_dir(self) -> Path:
+        """Files uploaded to the server while they are read (see design_agent.server.uploads)."""
+        return self.root / "uploads"
+
+    @property
     def server_log_file(self) -> Path:
         """Where `serve --detach` writes its output."""
         return self.logs_dir / "server.log"

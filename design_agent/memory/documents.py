@@ -7,7 +7,9 @@ A brief goes into every prompt, so what is read is checked and bounded:
   start with `%PDF-`. No extension, or any other one, is refused: keys
   (`id_ed25519`), `.env`, spreadsheets, images;
 - a symbolic link is followed only while it stays in the folder the user
-  named (`brief.md -> v2.md`), never out of it (`-> /etc/shadow`);
+  named (`brief.md -> v2.md`), never out of it (`-> /etc/shadow`), and so is
+  every folder link on the way to the file (`shared/notes.md` with `shared ->
+  ~/private` is refused);
 - at most `Limits.chars` characters are kept; a longer text is cut and says
   so, in the stored text and in the reply ("truncated");
 - a PDF is read for at most `Limits.pages` pages, `Limits.page_bytes` of each
@@ -18,6 +20,7 @@ A brief goes into every prompt, so what is read is checked and bounded:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import stat
 from dataclasses import dataclass
@@ -79,19 +82,53 @@ def _no_text(name: str, cut: bool, limits: Limits) -> str:
 
 
 def _inside_its_folder(path: Path) -> Path:
-    """The file `path` names; a symbolic link must not lead out of the folder it is in."""
+    """The file `path` names; no symbolic link on the way to it (the file's or a folder's)
+    may lead out of the folder it is in."""
     if not path.exists():
         raise NotFoundError(f"no such file: {path}")
-    folder = path.absolute().parent.resolve()
+    _check_links(path)
     real = path.resolve(strict=True)
-    if not real.is_relative_to(folder):
-        raise UsageError(
-            f"{path.name} is a symbolic link to {real}, outside the folder {folder}; "
-            "add the file itself, not a link to it"
-        )
     if not stat.S_ISREG(real.stat().st_mode):
         raise UsageError(f"{path} is not a regular file; add {ACCEPTED}")
     return real
+
+
+def _check_links(path: Path) -> None:
+    """Walk `path` as typed, one component at a time: each symbolic link met must lead
+    inside the folder that holds it, or the file is not where the path says.
+
+    Checking only the file's own link let `shared/notes.md` through when `shared` linked
+    to a private folder elsewhere. The walk starts where the user's own places end: a
+    relative path at the current folder (the system gives it without links), a path in
+    the home after the home itself (`/home/me -> /data/me` is how the system set it up)."""
+    absolute = path.absolute()
+    current = _trusted_start(absolute)
+    for part in absolute.relative_to(current).parts:
+        current = current / part
+        if part == ".." or not current.is_symlink():
+            continue
+        folder, real = current.parent.resolve(), current.resolve()
+        if not real.is_relative_to(folder):
+            raise UsageError(
+                f"{_whose(current, path)} is a symbolic link to {real}, outside the folder "
+                f"{folder}; add the file itself, not a link to it"
+            )
+
+
+def _trusted_start(absolute: Path) -> Path:
+    """The home when `absolute` is in it (as spelled: `~/x.md`), else the root."""
+    with contextlib.suppress(RuntimeError, KeyError):
+        home = Path.home()
+        if absolute.is_relative_to(home) and absolute != home:
+            return home
+    return Path(absolute.anchor)
+
+
+def _whose(link: Path, path: Path) -> str:
+    """The link's name as the message shows it: the file's, or "FILE: its folder X"."""
+    if link.name == path.name and link == path.absolute():
+        return path.name
+    return f"{path.name}: its folder {link.name}"
 
 
 def _read_bytes(real: Path, path: Path, max_bytes: int) -> bytes:

@@ -14,6 +14,11 @@ helpers included. The pump starts it (`guard`) once the prompt is written,
 so it never delays the CLI; a run that ends stops it first (`release`).
 Unlike a parent-death signal (prctl), this reaches the helpers too, works
 beyond Linux, and lets the CLI be spawned with vfork (no preexec_fn).
+
+Helpers that leave the group (setsid, a daemon's double fork) are found by
+descendants.py; each CLI is started with the run's own DESIGN_AGENT_RUN
+variable, which the watchdog also looks for (Linux /proc) once it has killed
+the group.
 """
 
 from __future__ import annotations
@@ -26,7 +31,17 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from design_agent.providers.descendants import RUN_VARIABLE, new_run_id
+
 WATCHDOG = "/bin/sh"
+# Once design-agent is gone: the group, then every process started with the run's variable
+# (its initial environment, in /proc; nothing is found where there is no /proc).
+WATCHDOG_SCRIPT = (
+    "read _; kill -KILL -{pgid}; "
+    "for e in /proc/[0-9]*/environ; do "
+    "if grep -qzx '{variable}={run_id}' \"$e\" 2>/dev/null; then "
+    'p=${{e#/proc/}}; kill -KILL "${{p%/environ}}"; fi; done'
+)
 
 
 @dataclass
@@ -36,6 +51,7 @@ class Spawned:
     proc: subprocess.Popen[bytes]
     pgid: int
     pidfd: int | None
+    run_id: str | None = None  # the value of DESIGN_AGENT_RUN its processes inherit
     watchdog: subprocess.Popen[bytes] | None = None  # kills the group if we die
     lifeline: int | None = None  # our end of the watchdog's pipe
 
@@ -45,40 +61,44 @@ def spawn(argv: list[str], env: dict[str, str], cwd: Path) -> Spawned:
 
     Raises FileNotFoundError / PermissionError / OSError as Popen does.
     """
+    run_id = new_run_id()
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=env,
+        env={**env, RUN_VARIABLE: run_id},
         cwd=cwd,
         start_new_session=True,
         bufsize=0,
     )
     assert proc.stdin is not None
     os.set_blocking(proc.stdin.fileno(), False)
-    return Spawned(proc=proc, pgid=proc.pid, pidfd=_pidfd(proc.pid))
+    return Spawned(proc=proc, pgid=proc.pid, pidfd=_pidfd(proc.pid), run_id=run_id)
 
 
 def guard(spawned: Spawned) -> None:
     """Start the watchdog of `spawned`'s group (if it cannot start, the run goes on)."""
     if spawned.watchdog is None:
-        spawned.watchdog, spawned.lifeline = _watchdog(spawned.pgid)
+        script = WATCHDOG_SCRIPT.format(
+            pgid=spawned.pgid, variable=RUN_VARIABLE, run_id=spawned.run_id or "-"
+        )
+        spawned.watchdog, spawned.lifeline = _watchdog(script)
 
 
-def _watchdog(pgid: int) -> tuple[subprocess.Popen[bytes] | None, int | None]:
-    """A watchdog for group `pgid` and the write end of its pipe, or (None, None).
+def _watchdog(script: str) -> tuple[subprocess.Popen[bytes] | None, int | None]:
+    """A watchdog running `script` and the write end of its pipe, or (None, None).
 
     The write end is close-on-exec (os.pipe), so no other child holds it open.
     """
     read_end, write_end = os.pipe()
     try:
         watchdog = subprocess.Popen(
-            [WATCHDOG, "-c", f"read _; kill -KILL -{pgid}"],
+            [WATCHDOG, "-c", script],
             stdin=read_end,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            env={},
+            env={"PATH": "/usr/bin:/bin"},  # for grep; nothing of ours
             start_new_session=True,
         )
     except OSError:

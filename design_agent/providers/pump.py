@@ -14,6 +14,12 @@ When the CLI has exited, helpers still holding its pipes get STRAGGLER_GRACE;
 then the group is killed and what the pipes hold is read as the end of the
 output (a helper that left the group with `setsid` cannot be killed by it,
 and must not hold a finished answer).
+
+A stopped run also ends the helpers that left the group (descendants.py): the
+reader samples the CLI's descendants while it streams, each stop signal goes
+to the sampled ones outside the group too, and once the run is over one pass
+over /proc kills whatever of it is left. An answer that finished by itself
+leaves them alone: a CLI may keep a daemon of its own on purpose.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from queue import Empty, SimpleQueue
 
+from design_agent.providers.descendants import SAMPLE_EVERY, RunTree, signal_each
 from design_agent.providers.events import ParsedEvent, StreamDone, StreamError, TextDelta
 from design_agent.providers.lines import ChunkDecoder, LineSplitter, LineTooLongError
 from design_agent.providers.parsers.base import StreamParser
@@ -90,6 +97,7 @@ class StreamPump:
         self._spawned = spawned
         self._stalls = [s.casefold() for s in stall_signatures or []]
         self.pgid = spawned.pgid
+        self._tree = RunTree(spawned.proc.pid, spawned.run_id)
         self._parser = parser
         self._timeouts = timeouts
         self._stdin = memoryview(stdin)
@@ -121,9 +129,15 @@ class StreamPump:
         said = [*self.outcome.notices] or [*self.outcome.stderr_tail] or [""]
         self.outcome.last_words = said[-1]
         self._stop_at = time.monotonic()
-        signal_group(self._spawned.pgid, signal.SIGINT)
+        self._tree.sample(force=True)  # before the CLI dies and its helpers go to init
+        self._signal(signal.SIGINT)
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"!")
+
+    def _signal(self, sig: int) -> None:
+        """`sig` to the group and to the sampled helpers that left it."""
+        signal_group(self._spawned.pgid, sig)
+        signal_each(self._tree.detached(self._spawned.pgid), sig)
 
     # -- the loop ---------------------------------------------------------------
 
@@ -178,6 +192,8 @@ class StreamPump:
                 batch.extend(self._handle(selector, key))
             if self._check_timers():
                 batch.extend(self._drain(selector))
+            if self._leader_done_at is None:
+                self._tree.sample()  # at most every SAMPLE_EVERY: a few reads of /proc
             if batch:
                 self._queue.put(batch)
 
@@ -321,6 +337,8 @@ class StreamPump:
             wait = min(wait, self._pipes_closed_at + STRAGGLER_GRACE - now)
         if self._spawned.pidfd is None:
             wait = min(wait, POLL_WITHOUT_PIDFD)
+        if self._leader_done_at is None:
+            wait = min(wait, SAMPLE_EVERY)  # a silent CLI's helpers are sampled too
         return max(wait, 0.0)
 
     def _check_timers(self) -> bool:
@@ -381,7 +399,7 @@ class StreamPump:
         for index, (delay, sig) in enumerate(ESCALATION):
             if self._signals_sent <= index and now >= self._stop_at + delay:
                 self._signals_sent = index + 1
-                signal_group(self._spawned.pgid, sig)
+                self._signal(sig)
 
     def _gave_up(self) -> bool:
         return self._stop_at is not None and time.monotonic() >= self._stop_at + GIVE_UP_AFTER
@@ -394,6 +412,9 @@ class StreamPump:
             return
         self._closed = True
         proc = self._spawned.proc
+        if self.outcome.stop_reason is not None or self._leader_done_at is None:
+            # Stopped, or left before the CLI ended: whatever the run started goes too.
+            signal_each(self._tree.strays(), signal.SIGKILL)
         # The leader is not reaped yet, so its pid still names only this group.
         signal_group(self._spawned.pgid, signal.SIGKILL)
         try:

@@ -73,7 +73,7 @@ def write_report(
     path = out if out is not None else free_path(folder, report_stem(data), fmt, data.language)
     try:
         if fmt == "pdf":
-            content = print_pdf(to_html(data), data.language, environ)
+            content = print_pdf(to_html(data, link_images=False), data.language, environ)
         else:
             content = render(data, fmt).encode("utf-8")
         write_file(path, content, replace=replace or out is None)  # ours when claimed

@@ -1,9 +1,10 @@
 """The report as one self-contained HTML file: the Markdown report rendered safely.
 
 The Markdown (markdown.py) is rendered by markdown-it with raw HTML disabled,
-so every character of model and user text arrives escaped. Links keep only
-http, https and mailto addresses (and the contents' own #anchors); an image
-becomes a link to it, so opening the file requests nothing. Inline CSS only,
+so every character of model and user text arrives escaped. The Markdown keeps
+only http, https and mailto links (and the contents' own #anchors) and images
+from the report's own folder (links.py); the renderer checks links again, and
+an image becomes a link to its file, so opening the page requests nothing. Inline CSS only,
 with print styles: each answer starts a new page. A Content-Security-Policy
 forbids any load the page might still attempt.
 """
@@ -18,10 +19,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from design_agent.report.data import ReportData
+from design_agent.report.links import local_image, safe_link
 from design_agent.report.markdown import to_markdown
 from design_agent.report.outline import slug, title
 
-SAFE_SCHEMES = ("http://", "https://", "mailto:")
 POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 # The report's own headings (h1-h3) get the ids its table of contents links to.
 ANCHORED = ("h1", "h2", "h3")
@@ -56,9 +57,12 @@ li { margin: .15rem 0; }
 """
 
 
-def to_html(data: ReportData) -> str:
-    """The whole report as one HTML document that loads nothing from anywhere."""
-    body = _renderer().render(to_markdown(data))
+def to_html(data: ReportData, link_images: bool = True) -> str:
+    """The whole report as one HTML document that loads nothing from anywhere.
+
+    `link_images`: an image from the report's folder becomes a link to its file; a PDF,
+    which travels alone (and is printed from a scratch folder), shows its alt text."""
+    body = _renderer(link_images).render(to_markdown(data))
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{data.language}">\n<head>\n<meta charset="utf-8">\n'
@@ -69,18 +73,18 @@ def to_html(data: ReportData) -> str:
     )
 
 
-def safe_link(url: str) -> bool:
-    """Only web and mail addresses, and anchors within the report."""
-    lowered = url.strip().lower()
-    return lowered.startswith(SAFE_SCHEMES) or lowered.startswith("#")
-
-
-def _renderer() -> MarkdownIt:
+def _renderer(link_images: bool) -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False})
-    parser.validateLink = safe_link  # type: ignore[method-assign]
+    # Checked for links and images alike: the Markdown has made every link other than
+    # these text (links.py), so a relative address can only be an image's.
+    parser.validateLink = _linkable  # type: ignore[method-assign]
     parser.add_render_rule("heading_open", _heading_open)
-    parser.add_render_rule("image", _image)
+    parser.add_render_rule("image", _image if link_images else _alt_text)
     return parser
+
+
+def _linkable(url: str) -> bool:
+    return safe_link(url) or local_image(url)
 
 
 def _heading_open(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
@@ -91,13 +95,19 @@ def _heading_open(renderer: Any, tokens: Sequence[Token], idx: int, options: Any
 
 
 def _image(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
-    """An image as a link to it (its alt text as the label): nothing is fetched."""
+    """An image from the report's folder as a link to it (its alt text as the label):
+    nothing is fetched; any other image as its alt text."""
     token = tokens[idx]
-    label = escape(_plain(token) or str(token.attrGet("src") or ""))
     src = str(token.attrGet("src") or "")
-    if not safe_link(src):
+    label = escape(_plain(token) or src)
+    if not local_image(src):
         return label
     return f'<a href="{escape(src)}">{label}</a>'
+
+
+def _alt_text(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    token = tokens[idx]
+    return escape(_plain(token) or str(token.attrGet("src") or ""))
 
 
 def _plain(token: Token) -> str:

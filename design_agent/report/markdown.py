@@ -3,9 +3,11 @@
 An answer is the model's Markdown, included as it is except for what could
 break the report around it (see `contain`): its headings move three levels
 down (its "#" becomes "####", below the answer's own "###"), a setext heading
-becomes an ATX one, a code fence left open is closed, and raw HTML is
-backslash-escaped so that `<script>` stays text in any Markdown viewer. Text
-from the user and the project (names, decisions, excerpts) is escaped whole.
+becomes an ATX one, a code fence left open is closed, raw HTML is
+backslash-escaped so that `<script>` stays text in any Markdown viewer, and
+only web and mail links and images from the report's own folder are kept
+(links.py). Text from the user and the project (names, decisions, excerpts)
+is escaped whole.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from markdown_it.token import Token
 
 from design_agent.messages import say
 from design_agent.report.data import ReportAnswer, ReportData
+from design_agent.report.links import keep_safe_links
 from design_agent.report.outline import (
     SECTIONS,
     Heading,
@@ -154,7 +157,8 @@ def _checklist(answer: ReportAnswer, lang: str) -> str:
 
 def contain(text: str, shift: int = SHIFT) -> str:
     """`text` (Markdown) made safe to place under a level-`shift` heading: raw HTML
-    escaped, an open fence closed, its headings shifted down; everything else as it is.
+    escaped, an open fence closed, its headings shifted down, links other than web and
+    mail and images from elsewhere made text; everything else as it is.
 
     In that order, each on a fresh parse: escaping `<div>` can turn the lines its HTML
     block held into a heading or a fence, which the next steps then see."""
@@ -164,7 +168,7 @@ def contain(text: str, shift: int = SHIFT) -> str:
         if escaped == text:
             break
         text = escaped
-    return _shift_headings(_close_fence(text), shift)
+    return keep_safe_links(_shift_headings(_close_fence(text), shift))
 
 
 def _escape_html(text: str) -> str:

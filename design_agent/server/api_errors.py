@@ -29,6 +29,7 @@ class ApiError(Exception):
         message: str,
         exit_code: int = ExitCode.USAGE,
         extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -36,6 +37,7 @@ class ApiError(Exception):
         self.message = message
         self.exit_code = int(exit_code)
         self.extra = extra or {}
+        self.headers = headers  # sent with the answer (`connection: close` ends an upload)
 
     def body(self) -> dict[str, Any]:
         error = {"code": self.code, "message": self.message, "exit_code": self.exit_code}

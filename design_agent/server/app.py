@@ -69,7 +69,7 @@ def create_app(context: ServerContext) -> FastAPI:
 def _add_error_handlers(app: FastAPI) -> None:
     async def api_error(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, ApiError)
-        return JSONResponse(error.body(), error.status)
+        return JSONResponse(error.body(), error.status, headers=error.headers)
 
     async def domain_error(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, DesignAgentError)

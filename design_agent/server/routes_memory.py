@@ -6,23 +6,21 @@ Each answer is what the matching `--json` command prints, under one key.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Form, Request, UploadFile
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
+from starlette.requests import ClientDisconnect
 
-from design_agent.errors import ExitCode
 from design_agent.memory.models import FILE_TYPES
 from design_agent.server.api_errors import ApiError
 from design_agent.server.deps import check_project_id, context_of, jsonable, project_of
+from design_agent.server.uploads import receive, upload_folder
 
 router = APIRouter(prefix="/api/v1", tags=["memory"])
 
 MAX_HISTORY = 500
-CHUNK = 1 << 16
-BAD_NAME_CHARS = frozenset('/\\\0:*?"<>|')
 
 
 class DecisionBody(BaseModel):
@@ -112,49 +110,29 @@ def list_files(project_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/projects/{project_id}/files", status_code=201)
-async def upload_file(
-    project_id: str, request: Request, file: UploadFile, type: str = Form(default="brief")
-) -> dict[str, Any]:
-    """Add an uploaded brief (text, markdown or PDF) to the project; 413 past the limit."""
+async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
+    """Add an uploaded brief (text, markdown or PDF) to the project: multipart fields
+    `file` and `type` (default brief); 413 as soon as the file passes the limit."""
     context = context_of(request)
     check_project_id(project_id)
-    if type not in FILE_TYPES:
-        raise ApiError(422, "invalid", f"type must be one of: {', '.join(FILE_TYPES)}")
-    name = safe_filename(file.filename or "")
     limit = context.upload_limit_mb * 1024 * 1024
-    folder = Path(tempfile.mkdtemp(prefix="design-agent-upload-"))
+    folder = upload_folder(context.home)
     try:
-        path = folder / name
-        await _save(file, path, limit)
+        try:
+            content_type = request.headers.get("content-type", "")
+            upload = await receive(request.stream(), content_type, folder, limit)
+        except ClientDisconnect as e:  # nobody is left to read an answer
+            raise ApiError(400, "bad_request", "the upload was cut off") from e
+        file_type = upload.fields.get("type", "brief")
+        if file_type not in FILE_TYPES:
+            raise ApiError(422, "invalid", f"type must be one of: {', '.join(FILE_TYPES)}")
+        if upload.path is None:
+            raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
         from starlette.concurrency import run_in_threadpool
 
-        return await run_in_threadpool(_add_file, context, project_id, path, type)
+        return await run_in_threadpool(_add_file, context, project_id, upload.path, file_type)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def safe_filename(name: str) -> str:
-    """The upload's name if it is a plain file name; 400 for a path or a hidden name."""
-    clean = name.strip()
-    if (
-        not clean
-        or clean.startswith(".")
-        or any(c in BAD_NAME_CHARS or ord(c) < 32 for c in clean)
-        or len(clean) > 200
-    ):
-        raise ApiError(400, "bad_request", "the file name must be a plain name, without a path")
-    return clean
-
-
-async def _save(upload: UploadFile, path: Path, limit: int) -> None:
-    size = 0
-    with path.open("wb") as handle:
-        while chunk := await upload.read(CHUNK):
-            size += len(chunk)
-            if size > limit:
-                message = f"the file is larger than {limit // (1024 * 1024)} MB"
-                raise ApiError(413, "too_large", message, ExitCode.USAGE)
-            handle.write(chunk)
 
 
 def _add_file(context: Any, project_id: str, path: Path, file_type: str) -> dict[str, Any]:

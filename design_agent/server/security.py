@@ -141,6 +141,8 @@ def _with_headers(send: Send) -> Send:
 async def _refuse(send: Send, status: int, code: str, message: str) -> None:
     body = json.dumps({"error": {"code": code, "message": message, "exit_code": 2}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    if status == 413:  # the body is never read: end the connection rather than drain it
+        headers.append((b"connection", b"close"))
     await send(
         {"type": "http.response.start", "status": status, "headers": [*headers, *ALL_HEADERS]}
     )

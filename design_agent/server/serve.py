@@ -28,6 +28,7 @@ from design_agent.server.lifecycle import (
     write_server_file,
 )
 from design_agent.server.security import is_loopback
+from design_agent.server.uploads import clean_uploads
 
 GRACEFUL_SECONDS = 5
 BACKLOG = 128
@@ -75,6 +76,7 @@ def run_server(
             f"a server for this home already runs at {where} (pid "
             f"{running['pid']}); stop it with: design-agent server stop"
         )
+    clean_uploads(home)  # left by a server killed mid-upload; no other serves this home
     sock = bind(host, port)
     context = ServerContext(home=home, token=secrets.token_urlsafe(32), host=host)
     context.port = int(sock.getsockname()[1])
