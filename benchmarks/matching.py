@@ -28,12 +28,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from design_agent.matching import Matcher, usage_notes
-from design_agent.models import Keywords, Localized, Task
-from design_agent.paths import HomeLayout
-from design_agent.registry import load_catalogue
-from design_agent.routing_eval import evaluate, meta_check
-from design_agent.routing_eval import load_cases as load_set
+from design_agent.core.models import Keywords, Localized, Task
+from design_agent.core.paths import HomeLayout
+from design_agent.knowledge.registry import load_catalogue
+from design_agent.understanding.matching import Matcher, usage_notes
+from design_agent.understanding.routing_eval import evaluate, meta_check
+from design_agent.understanding.routing_eval import load_cases as load_set
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CASE_FILES = (

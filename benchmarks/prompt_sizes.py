@@ -20,10 +20,10 @@ from typing import Any
 
 import yaml
 
-from design_agent.knowledge import Knowledge
-from design_agent.paths import HomeLayout
-from design_agent.prompt import AssembledPrompt, ProjectContext, assemble
-from design_agent.registry import Catalogue, load_catalogue
+from design_agent.core.paths import HomeLayout
+from design_agent.knowledge.guides import Knowledge
+from design_agent.knowledge.prompt import AssembledPrompt, ProjectContext, assemble
+from design_agent.knowledge.registry import Catalogue, load_catalogue
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "tests" / "data" / "prompt_scenarios.yaml"
 

@@ -22,12 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from design_agent.paths import bundled_root
+from design_agent.core.paths import bundled_root
+from design_agent.core.settings import Settings
 from design_agent.providers.events import TextDelta
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.runner import start
 from design_agent.providers.spec import load_adapter_files
-from design_agent.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

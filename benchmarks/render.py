@@ -28,9 +28,9 @@ from pathlib import Path
 from rich.console import Console
 
 import design_agent.cli.turn_view as turn_view
+from design_agent.cli.render import MarkdownStream
 from design_agent.cli.turn_view import TurnView
 from design_agent.providers.events import TextDelta
-from design_agent.render import MarkdownStream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from faults.test_long_answers import long_answer

@@ -6,7 +6,7 @@
    offline provider's own time is measured from its events and subtracted.
 2. Extra time to first token of `design-agent ask` over running the same fake
    Claude CLI directly with a bare subprocess: in-process (`--no-server`), and
-   sent to a running `design-agent serve` (the fast path of design_agent.entry,
+   sent to a running `design-agent serve` (the fast path of design_agent.launch.entry,
    started the way the console script starts it).
 
     python benchmarks/turn.py [--turns 1000000] [--runs 100] [--ttft-runs 20]
@@ -34,11 +34,11 @@ sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
 from fixtures.fakes import install_fake, recording  # noqa: E402
 from memory import get_database  # noqa: E402
 
+from design_agent.core.paths import HomeLayout  # noqa: E402
+from design_agent.knowledge.registry import load_catalogue  # noqa: E402
 from design_agent.memory import Memory  # noqa: E402
-from design_agent.paths import HomeLayout  # noqa: E402
-from design_agent.pipeline import Pipeline, TurnRequest  # noqa: E402
-from design_agent.registry import load_catalogue  # noqa: E402
-from design_agent.session import Services  # noqa: E402
+from design_agent.turn.pipeline import Pipeline, TurnRequest  # noqa: E402
+from design_agent.turn.session import Services  # noqa: E402
 
 MESSAGES = [
     "Plan a usability test for the new checkout",
@@ -109,8 +109,8 @@ def first_line_after(argv: list[str], env: dict[str, str], stdin: str, marker: s
 
 
 # What the installed console script runs (pip's wrapper imports re first), pointed at
-# design_agent.entry as pyproject's [project.scripts] says.
-CONSOLE_SCRIPT = "import re, sys; from design_agent.entry import main; sys.exit(main())"
+# design_agent.launch.entry as pyproject's [project.scripts] says.
+CONSOLE_SCRIPT = "import re, sys; from design_agent.launch.entry import main; sys.exit(main())"
 ASK = ["ask", "--events", "Plan a usability test for checkout"]
 
 

@@ -1,5 +1,5 @@
 """Allow `python -m design_agent` (the same first step as the console script)."""
 
-from design_agent.entry import main
+from design_agent.launch.entry import main
 
 main()

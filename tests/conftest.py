@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from design_agent.cache import CACHE_ENV, cached
-from design_agent.paths import HomeLayout
+from design_agent.core.cache import CACHE_ENV, cached
+from design_agent.core.paths import HomeLayout
 
 if TYPE_CHECKING:  # imported by the fixtures: xdist's controller runs no test and needs none
     from click.testing import Result
 
-    from design_agent.matching import Matcher
-    from design_agent.registry import Catalogue
+    from design_agent.knowledge.registry import Catalogue
+    from design_agent.understanding.matching import Matcher
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -129,7 +129,7 @@ def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def bundled_catalogue(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Catalogue:
     """The bundled catalogue (an empty home adds nothing), for the tests that only read it:
     read from the run's shared cache, as every fresh home's `design-agent` reads it."""
-    from design_agent.registry import load_catalogue_cached
+    from design_agent.knowledge.registry import load_catalogue_cached
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_ENV, str(shared_cache))
@@ -143,7 +143,7 @@ def bundled_matcher(
 ) -> Matcher:
     """The bundled catalogue's matcher (matching only memoises look-ups: safe to share), from
     the shared cache: built once per run, not once per worker."""
-    from design_agent.matching import Matcher
+    from design_agent.understanding.matching import Matcher
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_ENV, str(shared_cache))

@@ -18,7 +18,16 @@ import pytest
 from design_agent.actions import ActionContext, ActionEnvelope, answer_pending, run_action
 from design_agent.actions.base import ActionResult
 from design_agent.cli.context import AppContext
-from design_agent.conversation import (
+from design_agent.core.errors import (
+    DesignAgentError,
+    ExitCode,
+    NotFoundError,
+    ProviderNotInstalledError,
+    UsageError,
+)
+from design_agent.memory import Memory
+from design_agent.turn.session import Services
+from design_agent.understanding.conversation import (
     NO_PROJECT,
     ConfirmDelete,
     ConfirmSwitch,
@@ -29,15 +38,6 @@ from design_agent.conversation import (
     ProposedDecision,
     load_state,
 )
-from design_agent.errors import (
-    DesignAgentError,
-    ExitCode,
-    NotFoundError,
-    ProviderNotInstalledError,
-    UsageError,
-)
-from design_agent.memory import Memory
-from design_agent.session import Services
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -700,7 +700,7 @@ def test_the_cli_switch_guesses_and_needs_yes_off_a_terminal(run_cli):  # type: 
 
 @pytest.fixture
 def shell(services: Services) -> Any:
-    from design_agent.shell import Shell
+    from design_agent.cli.shell import Shell
 
     return Shell(services)
 

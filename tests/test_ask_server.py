@@ -2,7 +2,7 @@
 
 One real server per module (`design-agent serve` in a subprocess, a fake Claude
 CLI, a temp home) and `ask` run as a real subprocess through the console
-script's entry (design_agent.entry). The in-process answer to compare with is
+script's entry (design_agent.launch.entry). The in-process answer to compare with is
 the same command, run by click's CliRunner on a twin home that lived through
 the same commands. A run that went through the server leaves the list of the
 modules it imported (DESIGN_AGENT_TEST_MODULES_FILE): that is how each story
@@ -25,15 +25,15 @@ import pytest
 from click.testing import CliRunner
 from fixtures.fakes import FIXTURES, install_fake, recording
 
-from design_agent.cache import CACHE_ENV
 from design_agent.cli import cli
+from design_agent.core.cache import CACHE_ENV
+from design_agent.core.paths import resolve_home
+from design_agent.core.server_env import FINGERPRINT_PATTERNS, _matches, environment_fingerprint
+from design_agent.launch.remote_ask import parse_argv
+from design_agent.launch.remote_ask import resolve_home as fast_resolve_home
 from design_agent.memory import Memory
-from design_agent.paths import resolve_home
-from design_agent.remote_ask import parse_argv
-from design_agent.remote_ask import resolve_home as fast_resolve_home
-from design_agent.server_env import FINGERPRINT_PATTERNS, _matches, environment_fingerprint
 
-ENTRY = [sys.executable, "-m", "design_agent.entry"]
+ENTRY = [sys.executable, "-m", "design_agent.launch.entry"]
 HEAVY = ("pydantic", "rich", "click", "sqlite3", "rapidfuzz", "platformdirs", "http.client")
 START_SECONDS = 30.0
 

@@ -18,9 +18,9 @@ import yaml
 from conversations.talk import ANY_TASK, Conversation
 from fixtures.fakes import install_fake, recording
 
-from design_agent.errors import ExitCode
-from design_agent.registry import Catalogue
-from design_agent.settings import set_setting
+from design_agent.core.errors import ExitCode
+from design_agent.core.settings import set_setting
+from design_agent.knowledge.registry import Catalogue
 
 JOURNEY = "I need a journey map for first-time buyers"
 TEST_PLAN = "plan a usability test for the new checkout"

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from design_agent.cache import CACHE_ENV, forget_loaded
-from design_agent.paths import HomeLayout
-from design_agent.registry import load_catalogue_cached
+from design_agent.core.cache import CACHE_ENV, forget_loaded
+from design_agent.core.paths import HomeLayout
+from design_agent.knowledge.registry import load_catalogue_cached
 
 TASKS = """\
 tasks:
@@ -96,8 +96,8 @@ def test_a_corrupt_cache_file_is_rebuilt(home):
 BUILDER = """
 import sys, time
 from pathlib import Path
-from design_agent.cache import cached
-from design_agent.paths import HomeLayout
+from design_agent.core.cache import cached
+from design_agent.core.paths import HomeLayout
 
 def build():
     with open(sys.argv[2], "a") as log:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from design_agent.language import read_request
-from design_agent.matching import Matcher
+from design_agent.understanding.language import read_request
+from design_agent.understanding.matching import Matcher
 
 
 @pytest.fixture

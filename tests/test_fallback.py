@@ -20,7 +20,7 @@ from fixtures.fakes import claude_run, install_fake, pids_in, recording
 
 from design_agent.cli.context import AppContext
 from design_agent.cli.turn_view import footer
-from design_agent.errors import (
+from design_agent.core.errors import (
     CancelledError,
     DesignAgentError,
     ExitCode,
@@ -28,12 +28,12 @@ from design_agent.errors import (
     ProviderQuotaExhaustedError,
     ProviderRateLimitedError,
 )
-from design_agent.events import ProviderFallback, TaskMatched, TurnFinished, TurnSaved
-from design_agent.pipeline import Pipeline, TurnRequest
+from design_agent.core.events import ProviderFallback, TaskMatched, TurnFinished, TurnSaved
+from design_agent.core.settings import set_setting
+from design_agent.knowledge.registry import Catalogue
 from design_agent.providers.events import ProviderFailure, TextDelta, TierChosen
-from design_agent.registry import Catalogue
-from design_agent.session import Services
-from design_agent.settings import set_setting
+from design_agent.turn.pipeline import Pipeline, TurnRequest
+from design_agent.turn.session import Services
 
 REQUEST = "We need a usability test plan for the new checkout"
 PEDIDO = "Necesitamos un plan de prueba de usabilidad para el nuevo checkout"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 
-from design_agent.fsutil import ensure_private_dir, touch_private, write_private_text
+from design_agent.core.fsutil import ensure_private_dir, touch_private, write_private_text
 
 
 def mode(path) -> int:

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from design_agent import intents
-from design_agent.lazy_regex import LazyPattern
+from design_agent.understanding import intents
+from design_agent.understanding.lazy_regex import LazyPattern
 
 Items = Any  # a parsed (sub)pattern: a sequence of (opcode, argument)
 Prefix = tuple[str, bool]  # a start every match has, and whether it can grow further

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from design_agent.actions import ActionEnvelope
 from design_agent.actions.inputs import CreateProject, HistoryCount, Rerender
-from design_agent.intents import detect_action
+from design_agent.understanding.intents import detect_action
 
 PROVIDERS = ["claude", "gemini", "codex", "offline", "llm", "ollama"]
 PROJECTS = ["Atlas", "Acme", "Ledgerly", "Mobile Checkout", "Enterprise Dashboard"]

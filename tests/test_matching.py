@@ -17,10 +17,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from design_agent.language import detect_language, keywords_of, normalize, read_request, stem
-from design_agent.matching import RECENT_BONUS, Matcher, MatchResult, band_of, usage_of
-from design_agent.models import Keywords, Localized, Task
-from design_agent.registry import Catalogue
+from design_agent.core.models import Keywords, Localized, Task
+from design_agent.knowledge.registry import Catalogue
+from design_agent.understanding.language import (
+    detect_language,
+    keywords_of,
+    normalize,
+    read_request,
+    stem,
+)
+from design_agent.understanding.matching import (
+    RECENT_BONUS,
+    Matcher,
+    MatchResult,
+    band_of,
+    usage_of,
+)
 
 
 @pytest.fixture(scope="module")
@@ -489,8 +501,8 @@ def test_a_pickled_matcher_leaves_its_caches_behind_and_still_forgives_typos(mat
 # used to follow set order, so the result depended on the hash seed.
 _SEED_SCRIPT = """
 import json
-from design_agent.matching import Matcher
-from design_agent.models import Keywords, Localized, Task
+from design_agent.understanding.matching import Matcher
+from design_agent.core.models import Keywords, Localized, Task
 words = ["roadmapx", "roadmaxk", "roadmxpk", "roadxapk"]
 tasks = [
     Task(id=f"task_{i}", name=Localized(en=w, es=w), description="A method.",

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fixtures.labelled import labelled
 
-from design_agent.language import detect_language
-from design_agent.matching import Matcher
+from design_agent.understanding.language import detect_language
+from design_agent.understanding.matching import Matcher
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from design_agent.errors import ExitCode
+from design_agent.core.errors import ExitCode
 
 
 def as_json(result) -> object:

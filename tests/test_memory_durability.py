@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from design_agent.errors import ConfigError
+from design_agent.core.errors import ConfigError
 from design_agent.memory import Memory, fresh_schema
 from design_agent.memory.db import connect, transaction
 from design_agent.memory.schema import LATEST_VERSION, V1

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
 from design_agent.memory import Memory
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from fixtures.pdfs import pdf_file
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import Memory
 
 

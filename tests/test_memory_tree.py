@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_memory_durability import build_version_1
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import Memory, ProjectState, Proposal, StateDecision
 from design_agent.memory.db import connect
 from design_agent.memory.export import FORMAT_VERSION

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import Memory
 
 

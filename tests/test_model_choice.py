@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from fixtures.fakes import alive, bundled_adapters, claude_run, install_fake, pids_in
 
-from design_agent.matching import TaskScore
-from design_agent.model_choice import ModelChoice, choose_with_model, parse_choice
+from design_agent.core.settings import Settings
+from design_agent.knowledge.registry import Catalogue
 from design_agent.providers.spec import AdapterSpec
-from design_agent.registry import Catalogue
-from design_agent.settings import Settings
+from design_agent.understanding.matching import TaskScore
+from design_agent.understanding.model_choice import ModelChoice, choose_with_model, parse_choice
 
 MESSAGE = "what does a patient go through from booking to the follow-up call?"
 CANDIDATES = [

@@ -13,12 +13,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from design_agent.grounding import grounding
-from design_agent.knowledge import Knowledge
+from design_agent.knowledge.guides import Knowledge
+from design_agent.knowledge.validation import validate_answer
 from design_agent.memory.models import Decision, Project, ProjectContext
 from design_agent.providers.offline_answer import compose_answer
 from design_agent.providers.request import ProviderRequest
-from design_agent.validation import validate_answer
+from design_agent.turn.grounding import grounding
 
 NOW = datetime.now(UTC)
 ENGLISH_ONLY = {"the", "and", "with", "of", "to", "for", "your", "is", "what", "when", "each"}

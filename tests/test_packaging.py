@@ -63,7 +63,7 @@ def test_installed_wheel_reads_its_data_outside_the_checkout(wheel: Path, tmp_pa
         env=CLEAN,
     )
     code = (
-        "from design_agent.paths import bundled_root\n"
+        "from design_agent.core.paths import bundled_root\n"
         "from design_agent.cli import cli\n"
         "print(bundled_root())\n"
         "cli.main(['check'], prog_name='design-agent')\n"

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from fixtures.fakes import install_fake, recording
 
-from design_agent.knowledge import Knowledge
-from design_agent.prompt import ANSWER_RESERVE, assemble
-from design_agent.prompt_frame import FRAME, length_words
-from design_agent.tags import FRAME_TAG_NAMES
+from design_agent.knowledge.guides import Knowledge
+from design_agent.knowledge.prompt import ANSWER_RESERVE, assemble
+from design_agent.knowledge.prompt_frame import FRAME, length_words
+from design_agent.knowledge.tags import FRAME_TAG_NAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from prompt_sizes import assemble_scenario, load_scenarios

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fixtures.fakes import RECORDED, bundled_adapters
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
 from design_agent.providers.argv import build_invocation
 from design_agent.providers.request import ProviderRequest
 

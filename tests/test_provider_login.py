@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 from fixtures.fakes import bundled_adapters, install_fake, pids_in
 
-from design_agent.matching import TaskScore
-from design_agent.model_choice import choose_with_model
-from design_agent.paths import HomeLayout
+from design_agent.core.paths import HomeLayout
+from design_agent.core.settings import Settings
+from design_agent.knowledge.registry import load_catalogue
 from design_agent.providers.login import CACHE_FILE, check_login
-from design_agent.registry import load_catalogue
-from design_agent.settings import Settings
+from design_agent.understanding.matching import TaskScore
+from design_agent.understanding.model_choice import choose_with_model
 
 ADAPTERS = bundled_adapters()
 

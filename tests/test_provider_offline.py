@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from fixtures.fakes import bundled_adapters, install_fake
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
+from design_agent.core.settings import Settings
 from design_agent.providers.events import Done, TextDelta, TierChosen
 from design_agent.providers.request import Grounding, GuideSection, ProviderRequest
 from design_agent.providers.resolve import missing_notice, resolve_provider
 from design_agent.providers.runner import start
-from design_agent.settings import Settings
 
 GROUNDING = Grounding(
     task_id="journey_mapping",

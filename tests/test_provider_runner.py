@@ -23,7 +23,7 @@ from fixtures.fakes import (
     wait_group_gone,
 )
 
-from design_agent.errors import (
+from design_agent.core.errors import (
     ExitCode,
     ProviderCrashedError,
     ProviderError,
@@ -33,12 +33,12 @@ from design_agent.errors import (
     ProviderRateLimitedError,
     ProviderTimeoutError,
 )
+from design_agent.core.settings import Settings
 from design_agent.providers.events import Done, ProviderFailure, TextDelta, TierChosen, Usage
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.run import ANSWER_LIMIT_BYTES
 from design_agent.providers.runner import start
 from design_agent.providers.spec import AdapterSpec, Timeouts
-from design_agent.settings import Settings
 
 ANSWER = "Hello from fake server. <decision>use cards</decision>"
 REQUEST = ProviderRequest(system_prompt="You are a design assistant.", prompt="hello")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fixtures.fakes import bundled_adapters
 
-from design_agent.errors import ConfigError
+from design_agent.core.errors import ConfigError
 from design_agent.providers.spec import adapter_problems, load_adapter_files
 
 GOOD = """\

@@ -18,7 +18,7 @@ from rich.live import Live
 from rich.markdown import Markdown
 from rich.text import Text
 
-from design_agent.render import AnsiLines, render_markdown
+from design_agent.cli.render import AnsiLines, render_markdown
 
 SAMPLE = """## Plan
 

@@ -27,11 +27,10 @@ from markdown_it.token import Token
 
 from design_agent.actions.envelope import ActionEnvelope
 from design_agent.cli.context import AppContext
-from design_agent.errors import ExitCode
-from design_agent.events import ActionDone
-from design_agent.intents import detect_action
+from design_agent.cli.shell import Shell
+from design_agent.core.errors import ExitCode
+from design_agent.core.events import ActionDone
 from design_agent.memory.models import Project
-from design_agent.pipeline import Pipeline, TurnRequest
 from design_agent.report import (
     ReportData,
     find_chromium,
@@ -43,8 +42,9 @@ from design_agent.report import (
 from design_agent.report.markdown import contain
 from design_agent.report.outline import outline
 from design_agent.report.pdf import screenshot
-from design_agent.session import Services
-from design_agent.shell import Shell
+from design_agent.turn.pipeline import Pipeline, TurnRequest
+from design_agent.turn.session import Services
+from design_agent.understanding.intents import detect_action
 
 # Read before the autouse home fixture clears every DESIGN_AGENT_* variable.
 SCREENSHOTS = os.environ.get("DESIGN_AGENT_SCREENSHOTS")

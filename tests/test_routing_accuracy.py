@@ -46,8 +46,8 @@ from typing import Any
 import pytest
 from fixtures.labelled import labelled
 
-from design_agent.matching import Matcher
-from design_agent.routing_eval import evaluate
+from design_agent.understanding.matching import Matcher
+from design_agent.understanding.routing_eval import evaluate
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from fixtures.labelled import labelled
 
-from design_agent.intents import detect_action
-from design_agent.matching import Matcher
-from design_agent.routing_eval import evaluate, meta_check
+from design_agent.understanding.intents import detect_action
+from design_agent.understanding.matching import Matcher
+from design_agent.understanding.routing_eval import evaluate, meta_check
 
 DATA = Path(__file__).parent / "data"
 SETS = sorted(p.name for p in DATA.glob("routing_*.yaml"))

@@ -19,7 +19,7 @@ import pytest
 from fixtures.live_server import LiveServer
 from test_server_api import create, upload
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
 from design_agent.server.serve import check_host
 
 AGENT = [sys.executable, "-m", "design_agent"]
@@ -189,7 +189,7 @@ def test_importing_the_cli_or_running_ask_does_not_load_the_web_stack():
     code = (
         "import sys\n"
         "from design_agent.cli import cli\n"
-        "import design_agent.cli.ask, design_agent.cli.server\n"
+        "import design_agent.cli.ask, design_agent.server.commands\n"
         "web = [m for m in sys.modules if m.split('.')[0] in ('fastapi', 'uvicorn', 'starlette')]\n"
         "print(web)\n"
     )

@@ -7,9 +7,9 @@ import stat
 
 import pytest
 
-from design_agent.errors import ConfigError
-from design_agent.paths import HomeLayout
-from design_agent.settings import load_settings
+from design_agent.core.errors import ConfigError
+from design_agent.core.paths import HomeLayout
+from design_agent.core.settings import load_settings
 
 
 def effective(run_cli) -> dict[str, dict[str, object]]:

@@ -34,7 +34,7 @@ from fixtures.fakes import install_fake, recording
 
 from design_agent.cli.context import AppContext
 from design_agent.cli.output import console
-from design_agent.shell import Shell
+from design_agent.cli.shell import Shell
 
 BIN = Path(sys.executable).parent / "design-agent"
 TIMEOUT = 15

@@ -18,7 +18,7 @@ import time
 import urllib.error
 import urllib.request
 
-from design_agent import startup
+from design_agent.core import startup
 
 # Loaded on first need only: each by the action, command or step that uses it.
 LAZY = (
@@ -33,8 +33,8 @@ LAZY = (
     "design_agent.actions.report",
     "design_agent.actions.tree",
     "design_agent.actions.usage",
-    "design_agent.compare",
-    "design_agent.preview",
+    "design_agent.turn.compare",
+    "design_agent.turn.preview",
     "design_agent.report",
     "fastapi",
     "uvicorn",
@@ -44,10 +44,10 @@ LAZY = (
 
 CODE = f"""
 import sys
-import design_agent.cli.ask, design_agent.pipeline, design_agent.intents
-from design_agent.intents import detect_action
-from design_agent.lazy_regex import LazyPattern
-import design_agent.intents as intents
+import design_agent.cli.ask, design_agent.turn.pipeline, design_agent.understanding.intents
+from design_agent.understanding.intents import detect_action
+from design_agent.understanding.lazy_regex import LazyPattern
+import design_agent.understanding.intents as intents
 
 assert detect_action("plan a usability test for checkout", ["claude", "offline"]) is None
 patterns = [
@@ -75,7 +75,7 @@ COLLECTOR_AT_EXIT = """
 import atexit, gc, sys
 atexit.register(lambda: print("collector:", gc.isenabled(), gc.get_freeze_count(), file=sys.stderr))
 sys.argv = ["design-agent", *sys.argv[1:]]
-from design_agent.entry import main
+from design_agent.launch.entry import main
 main()
 """
 

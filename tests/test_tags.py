@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from design_agent.tags import AskUserTag, DecisionTag, TagParser, TextSegment, parse_all
+from design_agent.knowledge.tags import AskUserTag, DecisionTag, TagParser, TextSegment, parse_all
 
 ANSWER = (
     'We will test with 5 people. <decision rationale="budget allows one round">'

@@ -21,13 +21,13 @@ import pytest
 from conversations.talk import Conversation
 from fixtures.fakes import recording
 
+from design_agent.actions.usage_view import cells
+from design_agent.cli.shell import Shell
+from design_agent.core.settings import set_setting
+from design_agent.knowledge.registry import Catalogue
 from design_agent.memory import Memory
 from design_agent.memory.db import connect
 from design_agent.memory.usage import UsageQuery, usage_report
-from design_agent.registry import Catalogue
-from design_agent.settings import set_setting
-from design_agent.shell import Shell
-from design_agent.usage_view import cells
 
 JOURNEY = "I need a journey map for first-time buyers"
 TEST_PLAN = "plan a usability test for the new checkout"

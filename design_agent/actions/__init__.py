@@ -22,7 +22,7 @@ from design_agent.actions.envelope import ActionEnvelope
 from design_agent.actions.replies import stray_reply
 
 if TYPE_CHECKING:
-    from design_agent.conversation import Pending
+    from design_agent.understanding.conversation import Pending
 
 __all__ = [
     "ActionContext",

@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from design_agent.errors import UsageError
-from design_agent.events import ActionDone
-from design_agent.messages import say
+from design_agent.core.errors import UsageError
+from design_agent.core.events import ActionDone
+from design_agent.core.messages import say
 
 if TYPE_CHECKING:
-    from design_agent.conversation import ConversationState, Pending
     from design_agent.memory.models import Project
-    from design_agent.session import Services
+    from design_agent.turn.session import Services
+    from design_agent.understanding.conversation import ConversationState, Pending
 
 
 class ActionInput(BaseModel):

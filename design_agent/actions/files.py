@@ -14,7 +14,7 @@ from pathlib import Path
 
 from design_agent.actions.base import ActionContext, ActionResult, action
 from design_agent.actions.inputs import AddFile
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory.documents import MAX_TEXT_CHARS
 
 QUOTES = "\"'“”‘’`"

@@ -14,19 +14,19 @@ from design_agent.actions.base import ActionContext, ActionResult, NoInput, acti
 from design_agent.actions.inputs import CreateProject, DeleteProject, ProjectName, RenameProject
 from design_agent.actions.interview import first_question, is_request
 from design_agent.actions.summaries import project_summary
-from design_agent.conversation import (
+from design_agent.core.errors import NotFoundError, UsageError
+from design_agent.core.events import ActionDone
+from design_agent.core.input_history import forget_project
+from design_agent.memory.models import Project
+from design_agent.memory.text import slugify
+from design_agent.understanding.conversation import (
     NO_PROJECT,
     ConfirmDelete,
     ConfirmSwitch,
     Interview,
     ProjectNameNeeded,
 )
-from design_agent.errors import NotFoundError, UsageError
-from design_agent.events import ActionDone
-from design_agent.input_history import forget_project
-from design_agent.language import CANCEL, NO, SKIP, YES, fold, reply_of
-from design_agent.memory.models import Project
-from design_agent.memory.text import slugify
+from design_agent.understanding.language import CANCEL, NO, SKIP, YES, fold, reply_of
 
 MAX_NAME_WORDS = 8
 # A name this long that reads as a request ("plan a usability test") is not a name.

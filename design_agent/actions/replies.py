@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from design_agent.actions.base import ActionContext, ActionResult
-from design_agent.conversation import PENDING_MINUTES
-from design_agent.language import NO, SKIP, YES, reply_of
+from design_agent.understanding.conversation import PENDING_MINUTES
+from design_agent.understanding.language import NO, SKIP, YES, reply_of
 
 if TYPE_CHECKING:
-    from design_agent.conversation import Pending
+    from design_agent.understanding.conversation import Pending
 
 
 def stray_reply(message: str, pending: Pending | None, ctx: ActionContext) -> ActionResult | None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from design_agent.messages import ago, say
+from design_agent.core.messages import ago, say
 
 if TYPE_CHECKING:
     from design_agent.memory.models import Project
-    from design_agent.session import Services
+    from design_agent.turn.session import Services
 
 
 def last_conversation(services: Services, project: Project, language: str) -> str | None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action, answers
 from design_agent.actions.inputs import TreeBack, TreeFork, TreeRename, TreeTarget
-from design_agent.conversation import ConfirmGoto
-from design_agent.errors import NotFoundError
-from design_agent.language import NO, YES, reply_of
+from design_agent.core.errors import NotFoundError
+from design_agent.core.numbers import turn_number
 from design_agent.memory import Memory
 from design_agent.memory.models import Branch, Decision, Project, TreeLine, TreeNode
-from design_agent.numbers import turn_number
+from design_agent.understanding.conversation import ConfirmGoto
+from design_agent.understanding.language import NO, YES, reply_of
 
 TEXT_CHARS = 60
 INDENT = "    "

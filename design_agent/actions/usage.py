@@ -10,11 +10,11 @@ the request in its data) to run over budget; "no" leaves it unsent.
 from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionInput, ActionResult, action, answers
-from design_agent.conversation import BudgetConfirm
-from design_agent.events import ActionDone
-from design_agent.language import NO, YES, reply_of
+from design_agent.actions.usage_view import text_table
+from design_agent.core.events import ActionDone
 from design_agent.memory.usage import GroupBy, UsageQuery, usage_report
-from design_agent.usage_view import text_table
+from design_agent.understanding.conversation import BudgetConfirm
+from design_agent.understanding.language import NO, YES, reply_of
 
 CONFIRMED = "budget.confirmed"  # the pipeline runs `data["request"]` when it sees this
 

@@ -15,7 +15,7 @@ import click
 from design_agent import __version__
 
 if TYPE_CHECKING:
-    from design_agent.errors import DesignAgentError
+    from design_agent.core.errors import DesignAgentError
 
 # name -> (module:attribute, one-line help shown by `design-agent --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -64,11 +64,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "List, check, choose and try the AI CLI providers.",
     ),
     "serve": (
-        "design_agent.cli.server:serve",
+        "design_agent.server.commands:serve",
         "Run the web page and HTTP API for this home until Ctrl-C (or `server stop`).",
     ),
     "server": (
-        "design_agent.cli.server:server",
+        "design_agent.server.commands:server",
         "Status, stop and logs of the server `design-agent serve` started for this home.",
     ),
     "tasks": (
@@ -105,8 +105,8 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """The error edge: domain errors become one line on stderr and their exit code."""
-        from design_agent.errors import DesignAgentError, ExitCode
-        from design_agent.stdio import PIPE_CLOSED_EXIT, output_closed, was_output_closed
+        from design_agent.core.errors import DesignAgentError, ExitCode
+        from design_agent.core.stdio import PIPE_CLOSED_EXIT, output_closed, was_output_closed
 
         try:
             result = super().invoke(ctx)
@@ -194,7 +194,7 @@ def cli(ctx: click.Context, home: str | None, debug: bool, continuing: bool) -> 
     ctx.obj = AppContext(home_flag=home, debug=debug)
     ctx.call_on_close(ctx.obj.close)
     if ctx.invoked_subcommand is None:
-        from design_agent.shell import run_shell
+        from design_agent.cli.shell import run_shell
 
         code = run_shell(ctx.obj.services(), announce=continuing)
         if code:

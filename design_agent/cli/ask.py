@@ -13,12 +13,12 @@ from design_agent.cli.output import echo
 from design_agent.cli.signals import cancelling_signals
 from design_agent.cli.stdin import require_stdin
 from design_agent.cli.turn_view import TurnView
-from design_agent.errors import DesignAgentError, UsageError
-from design_agent.stdio import input_text
+from design_agent.core.errors import DesignAgentError, UsageError
+from design_agent.core.stdio import input_text
 
 if TYPE_CHECKING:
-    from design_agent.pipeline import Pipeline, TurnRequest
-    from design_agent.session import Services
+    from design_agent.turn.pipeline import Pipeline, TurnRequest
+    from design_agent.turn.session import Services
 
 
 @click.command()
@@ -109,8 +109,8 @@ def ask(
       design-agent ask --from 2 "plan an unmoderated test instead"
       design-agent ask --no-server "plan a diary study"
     """
-    from design_agent.budget import held_error
-    from design_agent.pipeline import Pipeline, TurnRequest
+    from design_agent.turn.budget import held_error
+    from design_agent.turn.pipeline import Pipeline, TurnRequest
 
     text = message_text(input_text(_read_message(message)))
     check_start(from_turn, branch, continuing)
@@ -198,7 +198,7 @@ def check_names(services: Services, provider: str | None, project_name: str | No
 
 def continue_line(services: Services, project_name: str | None) -> str:
     """What --continue says on standard error: the project, turn and branch it goes on from."""
-    from design_agent.pipeline import Pipeline
+    from design_agent.turn.pipeline import Pipeline
 
     return Pipeline(services).continue_point(project_name)
 
@@ -207,7 +207,7 @@ def _add_file(services: Services, project_name: str | None, path: Path) -> None:
     memory = services.memory
     project = memory.find_project(project_name) if project_name else memory.active_project()
     if project is None:
-        from design_agent.pipeline import default_project
+        from design_agent.turn.pipeline import default_project
 
         project = default_project(memory)
     added = memory.add_file(project.id, path)

@@ -6,8 +6,8 @@ import click
 
 from design_agent.cli.options import app_of, json_option
 from design_agent.cli.output import console, print_json, print_table
-from design_agent.errors import ExitCode
-from design_agent.yamlfile import Problem
+from design_agent.core.errors import ExitCode
+from design_agent.core.yamlfile import Problem
 
 
 @click.command()
@@ -23,7 +23,7 @@ def check(ctx: click.Context, as_json: bool) -> None:
     Example:
       design-agent --home ~/my-design-agent check
     """
-    from design_agent.checks import adapter_problems
+    from design_agent.knowledge.checks import adapter_problems
 
     app = app_of(ctx)
     catalogue = app.raw_catalogue

@@ -69,7 +69,7 @@ def config_set(ctx: click.Context, key: str, value: str) -> None:
       design-agent config set budget.monthly_usd 20
       design-agent config set bins.claude /opt/claude/bin/claude
     """
-    from design_agent.settings import set_setting
+    from design_agent.core.settings import set_setting
 
     app = app_of(ctx)
     if key == "provider":

@@ -8,14 +8,14 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from design_agent import startup
-from design_agent.paths import HomeLayout, resolve_home
+from design_agent.core import startup
+from design_agent.core.paths import HomeLayout, resolve_home
 
 if TYPE_CHECKING:
+    from design_agent.core.settings import EffectiveSettings
+    from design_agent.knowledge.registry import Catalogue
     from design_agent.memory import Memory
-    from design_agent.registry import Catalogue
-    from design_agent.session import Services
-    from design_agent.settings import EffectiveSettings
+    from design_agent.turn.session import Services
 
 
 class AppContext:
@@ -37,14 +37,14 @@ class AppContext:
 
     @cached_property
     def settings(self) -> EffectiveSettings:
-        from design_agent.settings import load_settings
+        from design_agent.core.settings import load_settings
 
         return load_settings(self.verified_home, self.setting_flags)
 
     @cached_property
     def raw_catalogue(self) -> Catalogue:
         """The catalogue with its problems, for `check`."""
-        from design_agent.registry import load_catalogue_cached
+        from design_agent.knowledge.registry import load_catalogue_cached
 
         catalogue = load_catalogue_cached(self.verified_home)
         startup.ready()  # the command has reached the home's data: start-up is over
@@ -71,9 +71,9 @@ class AppContext:
         still cannot take it, say that it waits, and carry on with the command."""
         import sqlite3
 
-        from design_agent import recovery
         from design_agent.cli.output import echo
-        from design_agent.errors import DesignAgentError
+        from design_agent.core.errors import DesignAgentError
+        from design_agent.memory import recovery
 
         folder = self.home.recovery_dir
         if not recovery.waiting(folder):
@@ -93,7 +93,7 @@ class AppContext:
 
     def services(self) -> Services:
         """Everything a turn needs (catalogue, memory, settings, providers)."""
-        from design_agent.session import Services
+        from design_agent.turn.session import Services
 
         return Services(self.verified_home, self.catalogue, self.memory, self.setting_flags)
 

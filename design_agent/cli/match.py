@@ -11,7 +11,7 @@ import click
 from design_agent.cli.options import WholeNumber, app_of, json_option
 from design_agent.cli.output import console, print_json
 from design_agent.cli.stdin import read_stdin
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
 
 
 @click.command()
@@ -40,7 +40,7 @@ def match(ctx: click.Context, message: tuple[str, ...], limit: int, as_json: boo
       design-agent match --json -n 3 "user stories or acceptance criteria?"
       echo "journey map for renewals" | design-agent match -
     """
-    from design_agent.matching import Matcher
+    from design_agent.understanding.matching import Matcher
 
     text = _message_text(message)
     catalogue = app_of(ctx).catalogue

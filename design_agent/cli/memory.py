@@ -13,9 +13,9 @@ from design_agent.cli.projects import when
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
+from design_agent.core.textutil import clean_text
 from design_agent.memory.documents import MAX_TEXT_CHARS
 from design_agent.memory.models import FILE_TYPES, Project
-from design_agent.textutil import clean_text
 
 
 @click.group()
@@ -256,7 +256,7 @@ def history(
 def _recover(app: AppContext) -> None:
     """Save the recovery journal's answers now, saying what was saved on stderr; a database
     that still cannot take them fails the command (DiskFullError: exit 8)."""
-    from design_agent import recovery
+    from design_agent.memory import recovery
 
     app.recover_on_open = False  # done here, so it can be said and fail loudly
     done = recovery.replay(app.memory, app.home.recovery_dir)
@@ -268,7 +268,7 @@ def _show_tree(ctx: click.Context, project: Project, as_json: bool) -> None:
     """The tree through the same action as /tree (numbers, branches, the current turn)."""
     from design_agent.actions import ActionContext
     from design_agent.actions.tree import show
-    from design_agent.conversation import load_state
+    from design_agent.understanding.conversation import load_state
 
     services = app_of(ctx).services()
     state = load_state(services.memory, project.id)

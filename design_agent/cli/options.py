@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from design_agent.errors import UsageError
-from design_agent.numbers import MAX_NUMBER, parse_whole
+from design_agent.core.errors import UsageError
+from design_agent.core.numbers import MAX_NUMBER, parse_whole
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext

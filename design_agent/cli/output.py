@@ -13,13 +13,13 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from design_agent.stdio import output_closed
-from design_agent.textutil import clean_text
+from design_agent.core.stdio import output_closed
+from design_agent.core.textutil import clean_text
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from design_agent.render import MarkdownStream
+    from design_agent.cli.render import MarkdownStream
 
 
 @cache
@@ -30,7 +30,7 @@ def console() -> Console:
     class StdoutConsole(Console):
         def on_broken_pipe(self) -> None:
             """The reader went away (`| head -1`): rich would exit(1) at once, mid-turn; we
-            go on unseen, so the turn is finished and saved (design_agent.stdio)."""
+            go on unseen, so the turn is finished and saved (design_agent.core.stdio)."""
             output_closed()
 
     # soft_wrap: the terminal wraps long lines, so a message is never split by us.
@@ -59,7 +59,7 @@ class Screen:
 
     def markdown_stream(self) -> MarkdownStream:
         """A streamed answer's renderer on this screen's console."""
-        from design_agent.render import MarkdownStream
+        from design_agent.cli.render import MarkdownStream
 
         return MarkdownStream(self.console)
 

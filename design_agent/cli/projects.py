@@ -12,12 +12,12 @@ import click
 from design_agent.cli.options import app_of, force_option, json_option
 from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.stdin import confirm_replace, interactive, require_stdin
-from design_agent.errors import DesignAgentError, NotFoundError
-from design_agent.input_history import forget_project
+from design_agent.core.errors import DesignAgentError, NotFoundError
+from design_agent.core.input_history import forget_project
+from design_agent.core.messages import say
+from design_agent.core.textutil import clean_text
 from design_agent.memory.lookup import ProjectLookup
 from design_agent.memory.models import Project
-from design_agent.messages import say
-from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext

@@ -10,10 +10,10 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
-from design_agent.textutil import clean_text
+from design_agent.core.textutil import clean_text
 
 if TYPE_CHECKING:
-    from design_agent.preview import PromptPreview
+    from design_agent.turn.preview import PromptPreview
 
 DROPPED_SHOWN = 4
 VIA = {

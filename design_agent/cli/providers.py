@@ -12,8 +12,8 @@ import click
 from design_agent.cli.options import Seconds, app_of, json_option
 from design_agent.cli.output import print_json, print_table
 from design_agent.cli.stdin import read_stdin
-from design_agent.errors import ExitCode, NotFoundError
-from design_agent.textutil import clean_text
+from design_agent.core.errors import ExitCode, NotFoundError
+from design_agent.core.textutil import clean_text
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
@@ -127,9 +127,9 @@ def providers_doctor(ctx: click.Context, name: str | None, timeout: float, as_js
       design-agent providers doctor
       design-agent providers doctor gemini --timeout 30
     """
+    from design_agent.actions.usage_view import with_usage
     from design_agent.providers.doctor import diagnose
     from design_agent.providers.resolve import resolve_provider
-    from design_agent.usage_view import with_usage
 
     app = app_of(ctx)
     adapters, settings = _adapters(app), app.settings.values
@@ -181,8 +181,8 @@ def providers_use(ctx: click.Context, name: str) -> None:
       design-agent providers use claude
       design-agent providers use auto
     """
+    from design_agent.core.settings import set_setting
     from design_agent.providers.resolve import find_binary
-    from design_agent.settings import set_setting
 
     app = app_of(ctx)
     adapters = _adapters(app)
@@ -204,7 +204,7 @@ def providers_use(ctx: click.Context, name: str) -> None:
 
 def _warn_logged_out(app: AppContext, spec: AdapterSpec) -> None:
     """A logged-out provider is still made active (the user may log in next), with a note."""
-    from design_agent.messages import say
+    from design_agent.core.messages import say
     from design_agent.providers.login import provider_ready
 
     ready, login = provider_ready(spec, app.settings.values, None, app.home)

@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from design_agent.errors import CancelledError, DesignAgentError, ExitCode
+from design_agent.core.errors import CancelledError, DesignAgentError, ExitCode
+from design_agent.core.stdio import write_nowhere
 from design_agent.providers.pump import STOP_SIGNALS  # blocked there in the reader thread
-from design_agent.stdio import write_nowhere
 
 
 class TurnSignals:

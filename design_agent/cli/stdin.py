@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
-from design_agent.errors import UsageError
-from design_agent.textutil import clean_text
-from design_agent.user_files import TargetExistsError, existing_file
+from design_agent.core.errors import UsageError
+from design_agent.core.textutil import clean_text
+from design_agent.core.user_files import TargetExistsError, existing_file
 
 
 def require_stdin(what_to_do: str) -> None:

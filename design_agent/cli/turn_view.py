@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from design_agent.cli.output import Screen, console
-from design_agent.events import (
+from design_agent.cli.render import MarkdownStream
+from design_agent.core.events import (
     ActionDone,
     ChoiceNeeded,
     PreferencesLoaded,
@@ -25,11 +26,10 @@ from design_agent.events import (
     TaskMatched,
     TurnFinished,
 )
-from design_agent.messages import say
+from design_agent.core.messages import say
+from design_agent.core.stdio import output_closed
+from design_agent.core.textutil import clean_text
 from design_agent.providers.events import TextDelta
-from design_agent.render import MarkdownStream
-from design_agent.stdio import output_closed
-from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -115,7 +115,7 @@ class TurnView:
 def _unless_gone(view: TurnView, output: Callable[[], None]) -> None:
     """A write that fails because the terminal was closed (EIO, before SIGHUP's handler
     sends output to /dev/null) or the reader went away (EPIPE: `| head -1`) ends the
-    showing, never the turn: it goes on to be saved (design_agent.stdio)."""
+    showing, never the turn: it goes on to be saved (design_agent.core.stdio)."""
     if view.mode == "gone":
         return
     try:

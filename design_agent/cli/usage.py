@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 import click
 
+from design_agent.actions.usage_view import text_table
 from design_agent.cli.options import app_of, json_option, project_option
 from design_agent.cli.output import echo, print_json
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
+from design_agent.core.messages import say
 from design_agent.memory.usage import GROUPS, GroupBy, UsageQuery, parse_since, usage_report
-from design_agent.messages import say
-from design_agent.usage_view import text_table
 
 if TYPE_CHECKING:
     from design_agent.memory import Memory

@@ -13,7 +13,7 @@ import json
 import sqlite3
 from typing import Any
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
 from design_agent.memory import fts
 from design_agent.memory.db import one, rows, rows_by_id, scalar, transaction
 from design_agent.memory.models import ProcessMemory, ScoredProcessMemory

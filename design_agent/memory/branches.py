@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import sqlite3
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
+from design_agent.core.numbers import TURN_HINT, bounded, turn_number
 from design_agent.memory.db import one, rows, scalar, transaction
 from design_agent.memory.models import Branch
 from design_agent.memory.text import slugify
-from design_agent.numbers import TURN_HINT, bounded, turn_number
 
 MAX_NAME = 60
 SELECT = """SELECT b.id, b.project_id, b.name, b.tip_id, b.created_at,

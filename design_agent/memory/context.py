@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
 from design_agent.memory import conversations, decisions, files, metadata, projects, tree
 from design_agent.memory.db import snapshot
 from design_agent.memory.models import ProjectContext

@@ -13,7 +13,7 @@ import json
 import sqlite3
 from typing import Any
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import branches, projects
 from design_agent.memory.db import one, rows, transaction
 from design_agent.memory.models import ROLES, TURN_STATUSES, Turn

@@ -39,15 +39,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from design_agent.errors import ConfigError
-from design_agent.fsutil import (
+from design_agent.core.errors import ConfigError
+from design_agent.core.fsutil import (
     FILE_MODE,
     NotWritableError,
     create_private,
     shared_mode,
     warn_shared,
 )
-from design_agent.home_trust import trusted
+from design_agent.core.home_trust import trusted
 from design_agent.memory import fresh_schema
 from design_agent.memory.faults import storage_error
 from design_agent.memory.schema import LATEST_VERSION, steps
@@ -63,7 +63,7 @@ def connect(path: Path, version: int = LATEST_VERSION) -> sqlite3.Connection:
     """Open (creating if needed) the database at `path`, migrated to `version`.
 
     The file and its -wal, -shm and -journal companions must be the user's own: a
-    planted -wal would be replayed into the database (design_agent.home_trust)."""
+    planted -wal would be replayed into the database (design_agent.core.home_trust)."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         trusted(path.with_name(path.name + suffix), path.parent)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import fts, projects
 from design_agent.memory.db import rows, rows_by_id, scalar, transaction
 from design_agent.memory.models import Decision, ScoredDecision

@@ -26,7 +26,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory.pdf import Limits, pdf_text
 
 MAX_FILE_BYTES = 10 * 1024 * 1024

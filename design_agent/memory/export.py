@@ -31,8 +31,9 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from design_agent.errors import NotFoundError, UsageError
-from design_agent.fsutil import FILE_MODE
+from design_agent.core.errors import NotFoundError, UsageError
+from design_agent.core.fsutil import FILE_MODE
+from design_agent.core.user_files import write_file
 from design_agent.memory import (
     branches,
     conversations,
@@ -45,7 +46,6 @@ from design_agent.memory import (
 from design_agent.memory.db import scalar, snapshot, stamp, transaction
 from design_agent.memory.models import FileType, Project, Row, TurnContent
 from design_agent.memory.text import is_slug
-from design_agent.user_files import write_file
 
 FORMAT: Literal["design-agent.project"] = "design-agent.project"
 FORMAT_VERSION: Literal[2] = 2
@@ -292,7 +292,7 @@ def _checked_preferences(
     if "preferences" not in bundle.metadata:
         return bundle
     # Loaded for an import only: every command opens the memory, few read settings.
-    from design_agent.preferences import clean_preferences
+    from design_agent.core.preferences import clean_preferences
 
     kept, problems = clean_preferences(bundle.metadata["preferences"], providers)
     for problem in problems:

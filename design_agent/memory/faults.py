@@ -26,8 +26,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from design_agent.errors import ConfigError, DesignAgentError, DiskFullError
-from design_agent.paths import HomeLayout
+from design_agent.core.errors import ConfigError, DesignAgentError, DiskFullError
+from design_agent.core.paths import HomeLayout
 
 SQLITE_IOERR = 10
 SQLITE_CORRUPT = 11

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import projects
 from design_agent.memory.db import one, rows, transaction
 from design_agent.memory.documents import MAX_FILE_BYTES, read_document

@@ -21,7 +21,7 @@ import sqlite3
 from pydantic import BaseModel, ConfigDict
 from rapidfuzz import fuzz
 
-from design_agent.errors import NotFoundError
+from design_agent.core.errors import NotFoundError
 from design_agent.memory import projects
 from design_agent.memory.models import Project, ProjectSummary
 from design_agent.memory.text import words

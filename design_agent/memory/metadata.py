@@ -7,7 +7,7 @@ import json
 import sqlite3
 from typing import Any
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
 from design_agent.memory import projects
 from design_agent.memory.db import rows, transaction
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from io import BytesIO
 from typing import TYPE_CHECKING, Any
 
-from design_agent.errors import UsageError
-from design_agent.logs import route_library_warnings
+from design_agent.core.errors import UsageError
+from design_agent.core.logs import route_library_warnings
 
 if TYPE_CHECKING:
     from pypdf import PageObject, PdfReader

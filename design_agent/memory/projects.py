@@ -12,7 +12,7 @@ import difflib
 import sqlite3
 from typing import Any
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import agent_memory, search_index
 from design_agent.memory.db import one, rows, scalar, transaction, wipe_free_pages
 from design_agent.memory.models import DeletionReport, Project, ProjectSummary

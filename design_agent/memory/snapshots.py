@@ -28,7 +28,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import Field
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory.db import one, rows, transaction
 from design_agent.memory.models import ProjectState, Proposal, Row, StateDecision
 

@@ -16,7 +16,7 @@ import sqlite3
 from collections import defaultdict
 from typing import Any
 
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory.branches import node_at
 from design_agent.memory.conversations import COLUMNS, to_turn
 from design_agent.memory.db import rows, scalar

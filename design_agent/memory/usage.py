@@ -22,9 +22,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
+from design_agent.core.messages import say
 from design_agent.memory.db import rows, scalar, stamp, transaction
-from design_agent.messages import say
 
 GroupBy = Literal["day", "provider", "model", "project"]
 GROUPS: tuple[GroupBy, ...] = ("day", "provider", "model", "project")

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.spec import FILE_FIELD, MODEL_FIELD, AdapterSpec
 

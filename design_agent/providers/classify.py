@@ -13,7 +13,7 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
-from design_agent.errors import (
+from design_agent.core.errors import (
     ProviderCrashedError,
     ProviderError,
     ProviderNotAuthenticatedError,

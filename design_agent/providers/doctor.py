@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from design_agent.errors import (
+from design_agent.core.errors import (
     DesignAgentError,
     ProviderError,
     ProviderNotAuthenticatedError,
@@ -28,6 +28,7 @@ from design_agent.errors import (
     ProviderRateLimitedError,
     ProviderTimeoutError,
 )
+from design_agent.core.settings import Settings
 from design_agent.providers.environment import child_environment
 from design_agent.providers.login import LoginState, check_login
 from design_agent.providers.process import run_quick
@@ -35,10 +36,9 @@ from design_agent.providers.request import ProviderRequest
 from design_agent.providers.resolve import BinaryLookup, find_binary, resolve_provider
 from design_agent.providers.runner import start
 from design_agent.providers.spec import AdapterSpec, Timeouts
-from design_agent.settings import Settings
 
 if TYPE_CHECKING:
-    from design_agent.paths import HomeLayout
+    from design_agent.core.paths import HomeLayout
 
 Verdict = Literal["ready", "not installed", "not logged in", "broken", "not probed"]
 VERSION_TIMEOUT = 15.0

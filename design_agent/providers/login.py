@@ -29,17 +29,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from design_agent.errors import DesignAgentError
-from design_agent.fsutil import write_private_text
-from design_agent.home_trust import open_trusted
+from design_agent.core.errors import DesignAgentError
+from design_agent.core.fsutil import write_private_text
+from design_agent.core.home_trust import open_trusted
 from design_agent.providers.environment import child_environment
 from design_agent.providers.process import QuickResult, run_quick
 from design_agent.providers.resolve import find_binary
 
 if TYPE_CHECKING:
-    from design_agent.paths import HomeLayout
+    from design_agent.core.paths import HomeLayout
+    from design_agent.core.settings import Settings
     from design_agent.providers.spec import AdapterSpec, LoginProbe
-    from design_agent.settings import Settings
 
 LoginState = Literal["logged_in", "logged_out", "unknown", "no_probe"]
 CACHE_SECONDS = 300.0

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from design_agent.errors import ProviderNotInstalledError, UsageError
+from design_agent.core.errors import ProviderNotInstalledError, UsageError
+from design_agent.core.settings import Settings
 from design_agent.providers.spec import AdapterSpec
-from design_agent.settings import Settings
 
 AUTO_ORDER = ("claude", "gemini", "codex")
 OFFLINE = "offline"

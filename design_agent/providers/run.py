@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from typing import Protocol
 
-from design_agent.errors import (
+from design_agent.core.errors import (
     ProviderError,
     ProviderNotAuthenticatedError,
     ProviderNotInstalledError,
@@ -25,7 +25,7 @@ from design_agent.errors import (
     ProviderRateLimitedError,
     ProviderTimeoutError,
 )
-from design_agent.messages import say
+from design_agent.core.messages import say
 from design_agent.providers.events import (
     Done,
     FailureKind,

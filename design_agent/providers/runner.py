@@ -8,7 +8,7 @@ happen: `TierChosen`, then `TextDelta` / `Usage` events, and always a final
 - cancel(): `Done(status="cancelled")` with the partial text; nothing is
   raised (the caller asked for it).
 - failure: `ProviderFailure`, then `Done(status="failed")` with the partial
-  text, then the typed error from design_agent.errors is raised
+  text, then the typed error from design_agent.core.errors is raised
   (ProviderNotInstalledError ... ProviderOutputError; exit codes 4 and 5).
 
 `cancel()` may be called from a signal handler or another thread at any
@@ -31,11 +31,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from design_agent.errors import (
+from design_agent.core.errors import (
     ProviderCrashedError,
     ProviderError,
 )
-from design_agent.fsutil import FILE_MODE
+from design_agent.core.fsutil import FILE_MODE
+from design_agent.core.settings import Settings
 from design_agent.providers.argv import (
     SYSTEM_PROMPT_FILE_NAME,
     Invocation,
@@ -60,7 +61,6 @@ from design_agent.providers.resolve import BinaryLookup, find_binary, not_instal
 from design_agent.providers.run import BaseRun, ProviderRun
 from design_agent.providers.scratch import make_scratch, remove_stale
 from design_agent.providers.spec import AdapterSpec
-from design_agent.settings import Settings
 
 
 def start(

@@ -33,14 +33,14 @@ from pydantic import (
     model_validator,
 )
 
-from design_agent.errors import ConfigError
-from design_agent.paths import DataLayout, bundled_root
+from design_agent.core.errors import ConfigError
+from design_agent.core.paths import DataLayout, bundled_root
+from design_agent.core.yamlfile import LocatedYaml, Problem, YamlFileError, load_located
 from design_agent.providers.events import Tier
-from design_agent.yamlfile import LocatedYaml, Problem, YamlFileError, load_located
 
 if TYPE_CHECKING:
-    from design_agent.paths import HomeLayout
-    from design_agent.registry import Catalogue
+    from design_agent.core.paths import HomeLayout
+    from design_agent.knowledge.registry import Catalogue
 
 OutputFormat = Literal["claude-stream-json", "gemini-stream-json", "codex-json", "text", "offline"]
 AdapterName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]*$", max_length=40)]

@@ -15,14 +15,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from design_agent.conversation import load_state
-from design_agent.errors import NotFoundError, UsageError
-from design_agent.language import detect_language
+from design_agent.core.errors import NotFoundError, UsageError
+from design_agent.core.messages import say
+from design_agent.core.numbers import turn_number
+from design_agent.knowledge.registry import Catalogue
 from design_agent.memory import Memory
 from design_agent.memory.models import Decision, Project, Turn
-from design_agent.messages import say
-from design_agent.numbers import turn_number
-from design_agent.registry import Catalogue
+from design_agent.understanding.conversation import load_state
+from design_agent.understanding.language import detect_language
 
 CONTEXT_KEYS = ("description", "users", "problem", "constraints")
 EXCERPT_CHARS = 280

@@ -16,14 +16,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal, get_args
 
-from design_agent.errors import UsageError
+from design_agent.core.errors import UsageError
+from design_agent.core.messages import say
+from design_agent.core.user_files import existing_file, write_file
 from design_agent.memory.text import slugify
-from design_agent.messages import say
 from design_agent.report.data import ReportData
 from design_agent.report.html import to_html
 from design_agent.report.markdown import to_markdown
 from design_agent.report.pdf import print_pdf, require_chromium
-from design_agent.user_files import existing_file, write_file
 
 ReportFormat = Literal["md", "html", "pdf"]
 FORMATS: tuple[str, ...] = get_args(ReportFormat)

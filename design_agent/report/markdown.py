@@ -18,7 +18,7 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from design_agent.messages import say
+from design_agent.core.messages import say
 from design_agent.report.data import ReportAnswer, ReportData
 from design_agent.report.links import keep_safe_links
 from design_agent.report.outline import (

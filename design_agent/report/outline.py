@@ -11,7 +11,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
-from design_agent.messages import say
+from design_agent.core.messages import say
 from design_agent.report.data import ReportAnswer, ReportData
 
 SECTIONS = ("report_context", "report_decisions", "report_answers")

@@ -20,8 +20,8 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from design_agent.errors import DesignAgentError, ExitCode
-from design_agent.messages import say
+from design_agent.core.errors import DesignAgentError, ExitCode
+from design_agent.core.messages import say
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 ENV_VAR = "DESIGN_AGENT_CHROMIUM"

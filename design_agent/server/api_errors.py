@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from design_agent.errors import (
+from design_agent.core.errors import (
     ConfigError,
     DesignAgentError,
     DiskFullError,

@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from design_agent import __version__
-from design_agent.errors import DesignAgentError, ExitCode
+from design_agent.core.errors import DesignAgentError, ExitCode
 from design_agent.memory.faults import storage_error
 from design_agent.server.api_errors import ApiError, from_domain
 from design_agent.server.context import ServerContext

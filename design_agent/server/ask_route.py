@@ -1,4 +1,4 @@
-"""POST /api/v1/ask: the `ask` command's fast path (the client is design_agent.remote_ask).
+"""POST /api/v1/ask: the `ask` command's fast path (the client is design_agent.launch.remote_ask).
 
 The route runs what `design-agent ask` runs in-process: the same checks
 (cli/ask.py, same messages and exit codes), the turn through the TurnManager,
@@ -29,12 +29,12 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from design_agent.cli.output import Screen
-from design_agent.errors import DesignAgentError, ExitCode
-from design_agent.render import MarkdownStream
+from design_agent.cli.render import MarkdownStream
+from design_agent.core.errors import DesignAgentError, ExitCode
+from design_agent.core.textutil import clean_text
 from design_agent.server.api_errors import ApiError
 from design_agent.server.deps import context_of
 from design_agent.server.turns import ProjectBusy, TurnRecord
-from design_agent.textutil import clean_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -99,7 +99,7 @@ def _start(context: ServerContext, body: AskBody) -> tuple[TurnRecord, list[str]
     """The checks of `ask`, in its order, then the turn started; with the lines `ask`
     prints on stderr before the turn (the --continue line)."""
     from design_agent.cli.ask import check_names, check_start, continue_line, message_text
-    from design_agent.turn import TurnRequest
+    from design_agent.turn.types import TurnRequest
 
     text = message_text(body.message)
     check_start(body.from_turn, body.branch, body.continuing)
@@ -119,7 +119,7 @@ def _lock_key(services: Any, project_name: str | None) -> str:
     """The project the turn runs on (one turn per project at a time). With no active
     project the turn creates the default one, and says so: it is not created here."""
     from design_agent.memory.text import slugify
-    from design_agent.pipeline import DEFAULT_PROJECT
+    from design_agent.turn.pipeline import DEFAULT_PROJECT
 
     memory = services.memory
     project = memory.find_project(project_name) if project_name else memory.active_project()
@@ -150,7 +150,7 @@ def _frames(record: TurnRecord, body: AskBody, notes: list[str]) -> Iterator[str
 
 
 def _record_ending(record: TurnRecord, view: TurnView) -> dict[str, Any]:
-    from design_agent.budget import held_error
+    from design_agent.turn.budget import held_error
 
     code = int(record.exit_code if record.exit_code is not None else ExitCode.UNEXPECTED)
     error, cancelled = record.error, record.status == "cancelled"

@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from design_agent.paths import HomeLayout
+from design_agent.core.paths import HomeLayout
 
 if TYPE_CHECKING:
+    from design_agent.knowledge.registry import Catalogue
     from design_agent.memory import Memory
     from design_agent.providers.spec import AdapterSpec
-    from design_agent.registry import Catalogue
     from design_agent.server.turns import TurnManager
-    from design_agent.session import Services
+    from design_agent.turn.session import Services
 
 # Services' cached properties that are the same for every turn of the process.
 SHARED = ("knowledge", "matcher", "adapters", "event_log")
@@ -63,7 +63,7 @@ class ServerContext:
         """A turn's services: a fresh Memory (close it: `services.memory.close()`) and the
         shared catalogue, matcher, knowledge and adapters."""
         from design_agent.memory import Memory
-        from design_agent.session import Services
+        from design_agent.turn.session import Services
 
         memory = Memory.open(self.home.database_file)
         services = Services(self.home, self.catalogue(), memory)
@@ -87,7 +87,7 @@ class ServerContext:
         """The home's catalogue, read once (ConfigError when a file of it is invalid)."""
         with self._lock:
             if "catalogue" not in self._shared:
-                from design_agent.registry import load_catalogue_cached
+                from design_agent.knowledge.registry import load_catalogue_cached
 
                 self._shared["catalogue"] = load_catalogue_cached(self.home).require_valid()
             return self._shared["catalogue"]  # type: ignore[no-any-return]

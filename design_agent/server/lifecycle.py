@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from design_agent.fsutil import write_private_text
-from design_agent.home_trust import open_trusted
-from design_agent.paths import HomeLayout
+from design_agent.core.fsutil import write_private_text
+from design_agent.core.home_trust import open_trusted
+from design_agent.core.paths import HomeLayout
 
 STATUS_PATH = "/api/v1/status"
 PROBE_SECONDS = 1.0
@@ -47,10 +47,10 @@ def server_record(pid: int, port: int, host: str, token: str, started: str) -> d
 
 def _environment() -> dict[str, Any]:
     """`env` (fingerprint of the variables an answer depends on) and `env_keys` (their
-    names), from design_agent.server_env, so `ask` can tell this server's environment
+    names), from design_agent.core.server_env, so `ask` can tell this server's environment
     is its own."""
     try:
-        from design_agent import server_env
+        from design_agent.core import server_env
     except ImportError:
         return {}
     make = getattr(server_env, "fingerprint", None) or getattr(

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 
-from design_agent.errors import ExitCode
+from design_agent.core.errors import ExitCode
 from design_agent.memory.text import slugify
 from design_agent.server.api_errors import ApiError
 from design_agent.server.deps import context_of
@@ -30,7 +30,7 @@ def guide(guide_id: str, request: Request, lang: Literal["en", "es"] = "en") -> 
     name = guide_id if "." in guide_id else f"{guide_id}.md"
     if name not in catalogue.guides and name not in catalogue.materials:
         raise ApiError(404, "not_found", f"no guide '{guide_id}'", ExitCode.NOT_FOUND)
-    from design_agent.knowledge import Knowledge
+    from design_agent.knowledge.guides import Knowledge
 
     sections = Knowledge(catalogue).sections(name, lang)
     titled = _TITLE.search(catalogue.guide_text(name)) if name in catalogue.guides else None

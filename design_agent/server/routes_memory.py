@@ -52,7 +52,7 @@ def tree(project_id: str, request: Request) -> dict[str, Any]:
     """The conversation tree, numbered, with the current turn (as `history --tree --json`)."""
     from design_agent.actions import ActionContext
     from design_agent.actions.tree import show
-    from design_agent.conversation import load_state
+    from design_agent.understanding.conversation import load_state
 
     services = context_of(request).services()
     try:

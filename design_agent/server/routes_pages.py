@@ -49,7 +49,7 @@ def index(request: Request, token: str | None = None) -> Response:
 @router.get("/api/v1/status", tags=["status"])
 def status(request: Request) -> dict[str, Any]:
     """The server: version, pid, home, start time, active project, provider, language."""
-    from design_agent.settings import load_settings
+    from design_agent.core.settings import load_settings
 
     context = context_of(request)
     with context.memory() as memory:

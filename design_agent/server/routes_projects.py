@@ -15,8 +15,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from design_agent.errors import ExitCode, UsageError
-from design_agent.input_history import forget_project
+from design_agent.core.errors import ExitCode, UsageError
+from design_agent.core.input_history import forget_project
 from design_agent.memory import Memory
 from design_agent.memory.models import DeletionReport
 from design_agent.server.api_errors import ApiError

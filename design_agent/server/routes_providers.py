@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from pydantic_core import to_jsonable_python
 
-from design_agent.errors import DesignAgentError, ExitCode, NotFoundError
+from design_agent.core.errors import DesignAgentError, ExitCode, NotFoundError
 from design_agent.server.api_errors import ApiError
 from design_agent.server.context import ServerContext
 from design_agent.server.deps import context_of
@@ -51,8 +51,8 @@ def doctor(name: str, request: Request, timeout: float = 60.0) -> dict[str, Any]
 @router.post("/providers/use")
 def use_provider(body: UseBody, request: Request) -> dict[str, Any]:
     """Make the provider the active one (saved to settings.yaml); 409 if not installed."""
+    from design_agent.core.settings import set_setting
     from design_agent.providers.resolve import find_binary
-    from design_agent.settings import set_setting
 
     context = context_of(request)
     note = None
@@ -84,8 +84,8 @@ def show_settings(request: Request) -> dict[str, Any]:
 @router.patch("/settings")
 def change_settings(body: dict[str, Any], request: Request) -> dict[str, Any]:
     """Validate and save each key: value (as `config set`); 422 at the first bad one."""
+    from design_agent.core.settings import set_setting
     from design_agent.providers.resolve import check_provider_name
-    from design_agent.settings import set_setting
 
     context = context_of(request)
     if not body:
@@ -109,7 +109,7 @@ def _as_text(value: Any) -> str:
 
 
 def _settings(context: ServerContext) -> Any:
-    from design_agent.settings import load_settings
+    from design_agent.core.settings import load_settings
 
     return load_settings(context.home, {})
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from design_agent.errors import ExitCode
+from design_agent.core.errors import ExitCode
 from design_agent.server.api_errors import ApiError
 from design_agent.server.deps import check_turn_id, context_of, project_of
 from design_agent.server.sse import parse_after, sse_events
@@ -30,7 +30,7 @@ class TurnBody(BaseModel):
 def start_turn(project_id: str, body: TurnBody, request: Request) -> dict[str, Any] | JSONResponse:
     """Start a turn on the project; its events stream from `events_url`. 409 when the
     project already has one running (no queue: reattach to `running_turn_id`)."""
-    from design_agent.turn import TurnRequest
+    from design_agent.turn.types import TurnRequest
 
     context = context_of(request)
     message = body.message.strip()

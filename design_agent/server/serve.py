@@ -16,9 +16,9 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-from design_agent import startup
-from design_agent.errors import UsageError
-from design_agent.paths import HomeLayout
+from design_agent.core import startup
+from design_agent.core.errors import UsageError
+from design_agent.core.paths import HomeLayout
 from design_agent.server.context import ServerContext
 from design_agent.server.lifecycle import (
     live_server,

@@ -24,12 +24,12 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from design_agent.errors import CancelledError, DesignAgentError, ExitCode
+from design_agent.core.errors import CancelledError, DesignAgentError, ExitCode
 
 if TYPE_CHECKING:
-    from design_agent.pipeline import Pipeline
-    from design_agent.session import Services
-    from design_agent.turn import TurnRequest
+    from design_agent.turn.pipeline import Pipeline
+    from design_agent.turn.session import Services
+    from design_agent.turn.types import TurnRequest
 
 KEEP_FINISHED_SECONDS = 30 * 60
 KEEP_FINISHED_COUNT = 200
@@ -242,7 +242,7 @@ class TurnManager:
                 record.thread.join(max(0.0, deadline - time.monotonic()))
 
     def _work(self, record: TurnRecord, request: TurnRequest) -> None:
-        from design_agent.pipeline import Pipeline
+        from design_agent.turn.pipeline import Pipeline
 
         services: Services | None = None
         outcome: tuple[str, int, str | None] = ("failed", int(ExitCode.UNEXPECTED), None)

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, BinaryIO
 from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
-from design_agent.errors import ConfigError
-from design_agent.fsutil import FILE_MODE, ensure_private_dir
-from design_agent.paths import HomeLayout
+from design_agent.core.errors import ConfigError
+from design_agent.core.fsutil import FILE_MODE, ensure_private_dir
+from design_agent.core.paths import HomeLayout
 from design_agent.server.api_errors import ApiError
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conversations.talk import Conversation
-from design_agent.registry import Catalogue
+from design_agent.knowledge.registry import Catalogue
 
 
 @pytest.fixture

@@ -25,15 +25,15 @@ import pytest
 from fixtures.fakes import claude_run, install_fake
 
 from design_agent.cli.context import AppContext
-from design_agent.conversation import ConversationState, load_state, save_state
-from design_agent.errors import DesignAgentError
-from design_agent.events import ActionDone, ChoiceNeeded, TurnFinished
+from design_agent.core.errors import DesignAgentError
+from design_agent.core.events import ActionDone, ChoiceNeeded, TurnFinished
+from design_agent.core.settings import set_setting
+from design_agent.knowledge.registry import Catalogue
 from design_agent.memory import Memory
-from design_agent.pipeline import Pipeline, TurnRequest
 from design_agent.providers.events import TextDelta
-from design_agent.registry import Catalogue
-from design_agent.session import Services
-from design_agent.settings import set_setting
+from design_agent.turn.pipeline import Pipeline, TurnRequest
+from design_agent.turn.session import Services
+from design_agent.understanding.conversation import ConversationState, load_state, save_state
 
 ANY_TASK = "*"  # task=ANY_TASK: some method answered, whichever routing picks
 _UNSET: Any = object()

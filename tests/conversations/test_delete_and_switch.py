@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conversations.talk import Conversation
-from design_agent.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotFoundError, UsageError
 
 
 def test_deleting_a_project_by_name_shows_what_it_removes(talk: Conversation) -> None:

@@ -4,7 +4,7 @@ short reply ("2", "sí", "yes") is read in the language its question was asked i
 from __future__ import annotations
 
 from conversations.talk import Conversation
-from design_agent.events import ChoiceNeeded
+from design_agent.core.events import ChoiceNeeded
 
 
 def test_una_conversacion_en_espanol_recibe_respuestas_en_espanol(talk: Conversation) -> None:

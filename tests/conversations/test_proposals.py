@@ -7,7 +7,7 @@ from __future__ import annotations
 from fixtures.fakes import recording
 
 from conversations.talk import Conversation
-from design_agent.errors import CancelledError, ProviderCrashedError
+from design_agent.core.errors import CancelledError, ProviderCrashedError
 
 CRITIQUE = "Plan a design critique of the card layout"
 JOURNEY_ES = "necesito un mapa de viaje del cliente para la app"

@@ -10,7 +10,7 @@ import pytest
 from fixtures.fakes import recording
 
 from conversations.talk import Conversation, file_in
-from design_agent.errors import NotFoundError, ProviderNotInstalledError, UsageError
+from design_agent.core.errors import NotFoundError, ProviderNotInstalledError, UsageError
 
 JOURNEY = "I need a journey map for first-time buyers"
 JOURNEY_ES = "necesito un mapa de viaje del cliente para la app"

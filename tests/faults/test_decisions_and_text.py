@@ -24,10 +24,10 @@ from conversations.talk import Conversation
 from fixtures.fakes import claude_run, install_fake, invoke
 
 from design_agent.cli.context import AppContext
-from design_agent.conversation import DecisionProposal, load_state, save_state
-from design_agent.errors import CancelledError, ProviderError
-from design_agent.events import DecisionProposed, QuestionAsked
-from design_agent.settings import set_setting
+from design_agent.core.errors import CancelledError, ProviderError
+from design_agent.core.events import DecisionProposed, QuestionAsked
+from design_agent.core.settings import set_setting
+from design_agent.understanding.conversation import DecisionProposal, load_state, save_state
 
 AGENT = [sys.executable, "-m", "design_agent"]
 OFFLINE = {"DESIGN_AGENT_PROVIDER": "offline"}

@@ -30,10 +30,10 @@ import pytest
 from fixtures.fakes import claude_run, install_fake
 
 from design_agent.cli.context import AppContext
-from design_agent.errors import DiskFullError, ExitCode
+from design_agent.core.errors import DiskFullError, ExitCode
 from design_agent.memory import Memory
 from design_agent.memory.faults import DatabaseDamagedError, storage_error
-from design_agent.recovery import RESERVE_BYTES
+from design_agent.memory.recovery import RESERVE_BYTES
 
 AGENT = [sys.executable, "-m", "design_agent"]
 FIRST = "plan a usability test for the invoice screen"

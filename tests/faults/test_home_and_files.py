@@ -29,10 +29,10 @@ from fixtures.pdfs import pdf_file
 
 from design_agent.actions import ActionContext, ActionEnvelope, run_action
 from design_agent.cli.context import AppContext
-from design_agent.conversation import load_state
-from design_agent.errors import ConfigError, ExitCode, UsageError
+from design_agent.core.errors import ConfigError, ExitCode, UsageError
 from design_agent.memory import Memory
-from design_agent.session import Services
+from design_agent.turn.session import Services
+from design_agent.understanding.conversation import load_state
 
 MARKER = "zq7-secret-marker"
 

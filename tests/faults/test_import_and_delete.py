@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from design_agent.errors import ExitCode
+from design_agent.core.errors import ExitCode
+from design_agent.core.paths import HomeLayout
+from design_agent.core.settings import load_settings, set_setting
 from design_agent.memory import Memory
 from design_agent.memory.schema import MIGRATIONS
 from design_agent.memory.search_index import index_statements
-from design_agent.paths import HomeLayout
-from design_agent.settings import load_settings, set_setting
 
 MARKER = "Zq7Marker"  # one word, so the search indexes hold it as one token too
 
@@ -126,7 +126,7 @@ PRECEDENCE = [
 
 @pytest.mark.parametrize(("flag", "env", "file", "project", "expected"), PRECEDENCE)
 def test_the_precedence_table(home, flag, env, file, project, expected):
-    from design_agent.preferences import resolve_preferences
+    from design_agent.core.preferences import resolve_preferences
 
     layout = HomeLayout(home)
     if file:

@@ -25,14 +25,14 @@ import pytest
 from fixtures.fakes import alive, bundled_adapters, install_fake, invoke, pids_in
 from rich.console import Console
 
-from design_agent import render
+from design_agent.cli import render
+from design_agent.cli.render import MarkdownStream, render_markdown
 from design_agent.cli.turn_view import TurnView
+from design_agent.core.settings import Settings
 from design_agent.providers.events import TextDelta
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.runner import start
 from design_agent.providers.spec import Timeouts
-from design_agent.render import MarkdownStream, render_markdown
-from design_agent.settings import Settings
 
 SECTION = """## Step {i}: interview plan
 

@@ -23,7 +23,7 @@ import pytest
 from design_agent.cli import cli
 from design_agent.cli.context import AppContext
 from design_agent.cli.options import Seconds, WholeNumber
-from design_agent.errors import ExitCode
+from design_agent.core.errors import ExitCode
 
 HUGE = "99999999999999999999999"
 ENORMOUS = "9" * 5000  # past int()'s own limit of 4,300 digits

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from design_agent.cache import CACHE_ENV
-from design_agent.errors import ExitCode
+from design_agent.core.cache import CACHE_ENV
+from design_agent.core.errors import ExitCode
 
 OTHER_UID = 65534  # nobody
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="planting as another user needs root")
@@ -120,9 +120,9 @@ def test_a_pickle_written_without_the_key_is_rebuilt_never_loaded(tmp_path):
 
 def _cache_names(kind: str) -> list[str]:
     """The file names the bundled catalogue's entries get in any home (predictable)."""
-    from design_agent.cache import signature
-    from design_agent.paths import HomeLayout
-    from design_agent.registry import catalogue_sources
+    from design_agent.core.cache import signature
+    from design_agent.core.paths import HomeLayout
+    from design_agent.knowledge.registry import catalogue_sources
 
     return [f"{kind}-{signature(catalogue_sources(HomeLayout(Path('/nonexistent'))))}.pickle"]
 

@@ -35,7 +35,7 @@ from typing import Any
 import pytest
 from fixtures.fakes import alive, claude_stream, invoke, pids_in
 
-from design_agent.errors import ConfigError, ExitCode
+from design_agent.core.errors import ConfigError, ExitCode
 from design_agent.providers.process import group_members
 
 
@@ -169,11 +169,11 @@ def test_a_helper_that_left_the_group_dies_with_a_killed_design_agent(home, tmp_
 def test_a_timed_out_run_ends_its_daemon_too(tmp_path):
     from fixtures.fakes import bundled_adapters
 
-    from design_agent.errors import ProviderTimeoutError
+    from design_agent.core.errors import ProviderTimeoutError
+    from design_agent.core.settings import Settings
     from design_agent.providers.request import ProviderRequest
     from design_agent.providers.runner import start
     from design_agent.providers.spec import Timeouts
-    from design_agent.settings import Settings
 
     pids = tmp_path / "pids"
     spec = bundled_adapters()["claude"]
@@ -334,7 +334,7 @@ def test_an_upload_cut_by_a_killed_server_stays_in_the_home_and_goes_at_the_next
 
 
 def test_an_uploads_link_someone_planted_is_never_emptied_or_written(home, tmp_path):
-    from design_agent.paths import HomeLayout
+    from design_agent.core.paths import HomeLayout
     from design_agent.server.uploads import clean_uploads, upload_folder
 
     elsewhere = tmp_path / "documents"

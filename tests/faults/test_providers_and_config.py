@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from fixtures.fakes import bundled_adapters, install_fake, invoke, recording
 
+from design_agent.core.settings import Settings
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.runner import start
-from design_agent.settings import Settings
 
 AGENT = [sys.executable, "-m", "design_agent"]
 ANSWER_LIMIT_BYTES = 2 * 1024 * 1024

@@ -23,11 +23,11 @@ import pexpect
 import pytest
 from fixtures.fakes import alive, bundled_adapters, install_fake, invoke, pids_in, recording
 
+from design_agent.core.settings import Settings
 from design_agent.providers.process import group_members
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.runner import start
 from design_agent.providers.spec import Timeouts
-from design_agent.settings import Settings
 
 AGENT = [sys.executable, "-m", "design_agent"]
 PARTIAL = "Hello from fake server"  # what run_claude_partial says in its first 6 lines

@@ -25,7 +25,7 @@ import pexpect
 import pytest
 
 from design_agent.cli.context import AppContext
-from design_agent.errors import ExitCode
+from design_agent.core.errors import ExitCode
 
 AGENT = [sys.executable, "-m", "design_agent"]
 OLD = '{"my": "notes, not an export"}\n'

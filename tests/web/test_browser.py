@@ -26,9 +26,9 @@ import pytest
 from browser import screenshot_dir
 from fixtures.fakes import install_fake, recording
 
-from design_agent.cache import CACHE_ENV
-from design_agent.paths import HomeLayout
-from design_agent.settings import set_setting
+from design_agent.core.cache import CACHE_ENV
+from design_agent.core.paths import HomeLayout
+from design_agent.core.settings import set_setting
 
 URL = re.compile(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]+")
 ASK = "Write user stories for saved payment cards"

@@ -1,0 +1,172 @@
+"""The events one turn yields: the shell renders them, `ask --events` prints them as JSON lines.
+
+Each pipeline step emits one event with its timing in milliseconds. Provider
+events (tier, text, usage) pass through between steps 6 and 7.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from design_agent.knowledge.validation import Validation
+
+
+# Every event model is built (its validator and serializer made) when first used, not at
+# import: a process makes only some of them, and building them all is a good part of start-up.
+class PipelineEvent(BaseModel):
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+
+class StepEvent(PipelineEvent):
+    step: int
+    ms: float = 0.0
+
+
+class PreferencesLoaded(StepEvent):
+    kind: Literal["preferences"] = "preferences"
+    language: str
+    verbosity: str
+    provider: str
+    tier: str
+
+
+class ContextLoaded(StepEvent):
+    kind: Literal["context"] = "context"
+    project: str | None
+    files: int = 0
+    decisions: int = 0
+    turns: int = 0
+
+
+class IntentDetected(StepEvent):
+    kind: Literal["intent"] = "intent"
+    language: str
+    keywords: list[str]
+    meta: str | None = None
+    action: dict[str, Any] | None = None
+
+
+class TaskOption(BaseModel):
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    number: int
+    task_id: str
+    name: str
+    score: float
+
+
+class TaskMatched(StepEvent):
+    kind: Literal["task"] = "task"
+    task_id: str
+    name: str
+    score: float
+    band: str
+    ambiguous: bool = False
+    reason: str = "matched"
+    alternates: list[TaskOption] = Field(default_factory=list)
+
+
+class ChoiceNeeded(StepEvent):
+    kind: Literal["choice"] = "choice"
+    question: str
+    options: list[TaskOption]
+
+
+class PersonaChosen(StepEvent):
+    kind: Literal["persona"] = "persona"
+    agent_id: str
+    role: str
+
+
+class GuidesLoaded(StepEvent):
+    kind: Literal["guides"] = "guides"
+    sections: list[str]
+    dropped: list[str] = Field(default_factory=list)
+
+
+class PromptReady(StepEvent):
+    kind: Literal["prompt"] = "prompt"
+    provider: str
+    tokens: dict[str, int]
+    budget: int
+
+
+class DecisionProposed(PipelineEvent):
+    """The model proposed a decision; it is stored only when the user confirms it."""
+
+    kind: Literal["decision_proposed"] = "decision_proposed"
+    decision: str
+    rationale: str
+
+
+class QuestionAsked(PipelineEvent):
+    kind: Literal["question"] = "question"
+    question: str
+
+
+class Validated(StepEvent):
+    kind: Literal["validation"] = "validation"
+    validation: Validation
+    summary: str
+
+
+class TurnSaved(StepEvent):
+    kind: Literal["saved"] = "saved"
+    project: str
+    user_turn_id: int | None
+    agent_turn_id: int | None
+    status: str
+
+
+class ActionDone(PipelineEvent):
+    """A meta-request was carried out (or needs an answer or a confirmation first)."""
+
+    kind: Literal["action"] = "action"
+    action: str
+    message: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    needs_confirmation: bool = False
+    asks: str | None = None
+
+
+class ProviderFallback(PipelineEvent):
+    """The turn moved along the fallback chain: `from_provider` could not answer (before
+    any text), `to_provider` will; `message` is the one line the views show."""
+
+    kind: Literal["fallback"] = "fallback"
+    from_provider: str
+    to_provider: str
+    reason: Literal["not_installed", "not_logged_in", "rate_limited", "quota_exhausted"]
+    detail: str = ""
+    message: str
+
+
+class TurnFinished(PipelineEvent):
+    """The last event of every turn: everything `ask --json` prints."""
+
+    kind: Literal["finished"] = "finished"
+    project: str
+    language: str
+    status: str
+    action: str | None = None
+    task: str | None = None
+    task_name: str | None = None
+    score: float | None = None
+    band: str | None = None
+    alternates: list[TaskOption] = Field(default_factory=list)
+    agent: str | None = None
+    agent_role: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    tier: str | None = None
+    text: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)
+    options: list[TaskOption] = Field(default_factory=list)
+    citations: list[str] = Field(default_factory=list)
+    validation: Validation | None = None
+    decisions: list[dict[str, str]] = Field(default_factory=list)
+    usage: dict[str, Any] | None = None
+    first_token_seconds: float | None = None
+    timings: dict[str, float] = Field(default_factory=dict)

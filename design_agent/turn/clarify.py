@@ -1,0 +1,255 @@
+"""Step 3: which method answers the request, or which question to ask instead.
+
+HIGH proceeds. A follow-up ("make it cover mobile too") keeps the last task,
+but only when the conversation says it is one: a clear new method always
+wins. Below HIGH, a real AI CLI's fast tier may choose among the top
+candidates (one strict JSON reply, a short timeout); otherwise MEDIUM
+proceeds naming the alternates and LOW asks a numbered choice, at most
+twice in a row before going ahead with the assumptions stated.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from design_agent.core.events import ChoiceNeeded, TaskMatched, TaskOption
+from design_agent.core.messages import say
+from design_agent.turn.types import Chosen, Timer, TurnState
+from design_agent.understanding.conversation import MethodChoice
+from design_agent.understanding.language import fold
+from design_agent.understanding.matching import MatchResult, TaskScore
+
+if TYPE_CHECKING:
+    from design_agent.core.models import Task
+    from design_agent.providers.spec import AdapterSpec
+    from design_agent.turn.session import Services
+
+MAX_CLARIFYING = 2
+# An option named in words needs at least this score among the options.
+OPTION_MIN_SCORE = 35.0
+# A follow-up refers to an answer given in this conversation, not days ago.
+FOLLOW_UP_WINDOW = timedelta(hours=12)
+FOLLOW_UP_MAX_WORDS = 30
+STARTERS = ("journey_mapping", "usability_test_plan", "personas", "prioritization")
+# Words that point back at the last answer rather than asking for something new.
+_FOLLOW_UP = re.compile(
+    r"\b(it|that|this|those|these|them|the plan|the map|the list|the same|also|too|add|include"
+    r"|instead|what about|how about|and for|and the|now|more on|less|again|expand|step \d+"
+    r"|eso|esto|ese|esa|esos|esas|lo mismo|tambien|anade|agrega|incluye|en vez|en lugar"
+    r"|y para|y el|y la|ahora|otra vez|el plan|el mapa|la lista|paso \d+)\b"
+)
+
+
+class TaskChooser:
+    """Chooses the task for a design request, reading and updating the conversation state."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.catalogue = services.catalogue
+
+    def choose(
+        self, message: str, turn: TurnState, timer: Timer, spec: AdapterSpec | None = None
+    ) -> Chosen:
+        state = turn.conversation
+        pending = state.live_pending()
+        recent = [state.last.task_id] if state.last else []
+        if isinstance(pending, MethodChoice):
+            answered = self._answer_choice(message, pending, turn, timer)
+            if answered is not None:
+                return answered
+        result = self.services.matcher.match(message, recent_task_ids=recent)
+        if isinstance(pending, MethodChoice) and result.needs_choice and not pending.reasked:
+            options = [TaskScore(task_id=t, score=0.0, band="LOW") for t in pending.options]
+            return self._ask(pending.message, options, turn, timer, reasked=True)
+        state.pending = None  # a new request: whatever was asked has lapsed
+        return self._decide(message, result, turn, timer, spec)
+
+    # -- a numbered choice -------------------------------------------------------------------
+
+    def _answer_choice(
+        self, reply: str, pending: MethodChoice, turn: TurnState, timer: Timer
+    ) -> Chosen | None:
+        picked = self._pick(reply, pending.options)
+        if picked is None:
+            return None
+        turn.conversation.pending = None
+        turn.conversation.clarify_count = 0
+        task = self.catalogue.task(picked)
+        text = pending.message if reply.strip().isdigit() else f"{pending.message}\n{reply}"
+        return Chosen(task, self._matched(task, 100.0, "HIGH", timer, "chosen by you"), text)
+
+    def _pick(self, reply: str, options: list[str]) -> str | None:
+        digits = re.fullmatch(r"\D{0,12}?(\d{1,2})\D{0,12}", reply.strip())
+        if digits and 1 <= int(digits.group(1)) <= len(options):
+            return options[int(digits.group(1)) - 1]
+        result = self.services.matcher.match(reply, recent_task_ids=options)
+        in_options = [c for c in result.candidates if c.task_id in options]
+        if in_options and in_options[0].score >= OPTION_MIN_SCORE:
+            return in_options[0].task_id
+        return None
+
+    # -- deciding ----------------------------------------------------------------------------
+
+    def _decide(
+        self,
+        message: str,
+        result: MatchResult,
+        turn: TurnState,
+        timer: Timer,
+        spec: AdapterSpec | None,
+    ) -> Chosen:
+        best = result.best
+        if best is not None and best.band == "HIGH" and not result.ambiguous:
+            return self._proceed(message, best, result, turn, timer)
+        if self._is_follow_up(message, turn):
+            assert turn.conversation.last is not None
+            task = self.catalogue.task(turn.conversation.last.task_id)
+            score = best.score if best else 0.0
+            return Chosen(
+                task, self._matched(task, score, result.band, timer, "follow-up"), message
+            )
+        by_model = self._model_choice(message, result, turn, timer, spec)
+        if by_model is not None:
+            return by_model
+        if best is not None and not result.needs_choice:
+            return self._proceed(message, best, result, turn, timer)
+        return self._clarify(message, result, turn, timer)
+
+    def _proceed(
+        self, message: str, best: TaskScore, result: MatchResult, turn: TurnState, timer: Timer
+    ) -> Chosen:
+        turn.conversation.clarify_count = 0
+        task = self.catalogue.task(best.task_id)
+        alternates = self._options(result.alternates, turn.language) if best.band != "HIGH" else []
+        event = self._matched(
+            task, best.score, best.band, timer, ambiguous=result.ambiguous, alternates=alternates
+        )
+        return Chosen(task, event, message)
+
+    def _is_follow_up(self, message: str, turn: TurnState) -> bool:
+        last = turn.conversation.last
+        if last is None or last.task_id not in self.catalogue.tasks:
+            return False
+        if last.answered_at and datetime.now(UTC) - last.answered_at > FOLLOW_UP_WINDOW:
+            return False
+        folded = fold(message)
+        return len(folded.split()) <= FOLLOW_UP_MAX_WORDS and bool(_FOLLOW_UP.search(folded))
+
+    def _model_choice(
+        self,
+        message: str,
+        result: MatchResult,
+        turn: TurnState,
+        timer: Timer,
+        spec: AdapterSpec | None,
+    ) -> Chosen | None:
+        if spec is None or spec.is_offline or not result.candidates:
+            return None
+        from design_agent.understanding.model_choice import choose_with_model
+
+        candidates = self._candidates(result)
+        settings = turn.prefs.settings
+        choice = choose_with_model(
+            message,
+            candidates,
+            self.catalogue,
+            spec,
+            settings,
+            self.services.environ,
+            turn.language,
+        )
+        if choice is None or choice.task_id is None:
+            return None
+        turn.conversation.clarify_count = 0
+        task = self.catalogue.task(choice.task_id)
+        score = next((c.score for c in candidates if c.task_id == task.id), 0.0)
+        band = next((c.band for c in candidates if c.task_id == task.id), "LOW")
+        reason = say("chosen_by_model", turn.language, provider=spec.display_name)
+        return Chosen(task, self._matched(task, score, band, timer, reason), message)
+
+    def _clarify(self, message: str, result: MatchResult, turn: TurnState, timer: Timer) -> Chosen:
+        state = turn.conversation
+        candidates = self._candidates(result)
+        if state.clarify_count < MAX_CLARIFYING:
+            return self._ask(message, candidates, turn, timer)
+        state.clarify_count = 0
+        task = self.catalogue.task(candidates[0].task_id)
+        assumptions = say("assumed", turn.language, task=task.name.get(turn.language))
+        event = self._matched(
+            task,
+            candidates[0].score,
+            result.band,
+            timer,
+            f"assumed after {MAX_CLARIFYING} clarifying questions",
+            alternates=self._options(candidates[1:], turn.language),
+        )
+        return Chosen(task, event, message, assumptions)
+
+    def _ask(
+        self,
+        message: str,
+        options: list[TaskScore],
+        turn: TurnState,
+        timer: Timer,
+        reasked: bool = False,
+    ) -> Chosen:
+        state = turn.conversation
+        if not reasked:
+            state.clarify_count += 1
+        shown = self._options(options, turn.language)
+        question = say("choose_again" if reasked else "choose", turn.language)
+        state.pending = MethodChoice(
+            message=message,
+            options=[o.task_id for o in options],
+            language=turn.language,  # type: ignore[arg-type]
+            reasked=reasked,
+            # Put again after an aside, so with its numbered options.
+            question="\n".join([question, *(f"  {o.number}. {o.name}" for o in shown)]),
+        )
+        event = ChoiceNeeded(step=3, ms=timer.lap("task"), question=question, options=shown)
+        return Chosen(None, event, message)
+
+    def _candidates(self, result: MatchResult) -> list[TaskScore]:
+        candidates = list(result.candidates[:4])
+        if len(candidates) >= 3:
+            return candidates
+        # Nothing specific matched: offer the starting points of a design project.
+        known = {c.task_id for c in candidates}
+        extra = [TaskScore(task_id=t, score=0.0, band="LOW") for t in STARTERS if t not in known]
+        return (candidates + extra)[:4]
+
+    def _options(self, scores: list[TaskScore], language: str) -> list[TaskOption]:
+        tasks = self.catalogue.tasks
+        return [
+            TaskOption(
+                number=i,
+                task_id=s.task_id,
+                name=tasks[s.task_id].name.get(language),
+                score=round(s.score, 1),
+            )
+            for i, s in enumerate(scores, 1)
+        ]
+
+    def _matched(
+        self,
+        task: Task,
+        score: float,
+        band: str,
+        timer: Timer,
+        reason: str = "matched",
+        ambiguous: bool = False,
+        alternates: list[TaskOption] | None = None,
+    ) -> TaskMatched:
+        return TaskMatched(
+            step=3,
+            ms=timer.lap("task"),
+            task_id=task.id,
+            name=task.name.en,
+            score=round(score, 1),
+            band=band,
+            ambiguous=ambiguous,
+            reason=reason,
+            alternates=alternates or [],
+        )

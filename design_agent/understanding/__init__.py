@@ -1,0 +1,6 @@
+"""What the person means: the language of a message, the intent of a meta-request, the
+reply to an open question, the design method a request needs, the model's choice among
+close methods, and the conversation state a project keeps between turns.
+
+Below actions/ and the turn, above knowledge/ (it reads the catalogue it matches against).
+"""
