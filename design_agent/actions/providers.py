@@ -9,13 +9,16 @@ built-in offline provider is always ready.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from design_agent.actions.base import ActionContext, ActionResult, action
 from design_agent.actions.inputs import ProviderName
 from design_agent.core.errors import ProviderNotInstalledError, UsageError
 from design_agent.core.settings import set_setting
 from design_agent.providers.resolve import bin_variable, check_provider_name
-from design_agent.turn.session import Services
+
+if TYPE_CHECKING:
+    from design_agent.turn.session import Services
 
 ENV_VARIABLE = "DESIGN_AGENT_PROVIDER"
 

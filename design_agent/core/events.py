@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from design_agent.knowledge.validation import Validation
+from design_agent.core.checklist import Validation
 
 
 # Every event model is built (its validator and serializer made) when first used, not at
