@@ -19,8 +19,8 @@ from design_agent.turn.answer_stream import AnswerStream
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from design_agent.core.settings import Settings
     from design_agent.core.checklist import Validation
+    from design_agent.core.settings import Settings
     from design_agent.providers.spec import AdapterSpec
     from design_agent.turn.request_builder import BuiltRequest
 

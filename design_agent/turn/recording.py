@@ -16,8 +16,8 @@ from design_agent.memory.usage import TurnFigures, record_figures
 from design_agent.turn.grounding import PRIVATE_METADATA
 
 if TYPE_CHECKING:
-    from design_agent.core.models import Agent, Task
     from design_agent.core.checklist import Validation
+    from design_agent.core.models import Agent, Task
     from design_agent.memory import Memory
     from design_agent.memory.models import Project
     from design_agent.providers.events import Tier
