@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from design_agent.core.text import word_list
 from design_agent.knowledge.registry import Catalogue
-from design_agent.understanding.language import word_list
 
 MINIMUM_COUNTS = {"agents": 15, "tasks": 96, "guides": 96, "materials": 11}
 MINIMUM_GUIDE_WORDS = 500

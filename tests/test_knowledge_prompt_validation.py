@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from design_agent.core.textutil import estimate_tokens
+from design_agent.core.text import estimate_tokens
 from design_agent.knowledge.guides import Knowledge, split_sections
 from design_agent.knowledge.prompt import PastTurn, ProjectContext, assemble
 from design_agent.knowledge.validation import citations_in, validate_answer

@@ -18,14 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from design_agent.core.models import Keywords, Localized, Task
+from design_agent.core.text import normalize
 from design_agent.knowledge.registry import Catalogue
-from design_agent.understanding.language import (
-    detect_language,
-    keywords_of,
-    normalize,
-    read_request,
-    stem,
-)
+from design_agent.understanding.language import detect_language, keywords_of, read_request, stem
 from design_agent.understanding.matching import (
     RECENT_BONUS,
     Matcher,

@@ -14,13 +14,14 @@ from design_agent.actions.base import ActionContext, ActionResult, NoInput, acti
 from design_agent.actions.inputs import RecordDecision
 from design_agent.actions.tree import current_node
 from design_agent.core.events import ActionDone
+from design_agent.core.text import fold
 from design_agent.memory.models import Decision, Project
 from design_agent.understanding.conversation import (
     CompareChoice,
     DecisionProposal,
     ProposedDecision,
 )
-from design_agent.understanding.language import NO, YES, fold, phrase_list, reply_of
+from design_agent.understanding.language import NO, YES, phrase_list, reply_of
 
 LIST_LIMIT = 20
 # One answer may propose this many decisions; the rest are shown, not asked about.

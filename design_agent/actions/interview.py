@@ -14,9 +14,10 @@ import re
 from design_agent.actions.base import ActionContext, ActionResult, answers
 from design_agent.core.events import ActionDone
 from design_agent.core.messages import say
+from design_agent.core.text import fold
 from design_agent.memory.models import Project
 from design_agent.understanding.conversation import Interview
-from design_agent.understanding.language import SKIP, fold, reply_of
+from design_agent.understanding.language import SKIP, reply_of
 
 QUESTIONS = ("users", "problem", "constraints")
 # A request names a method at least this well ("users drop off" names none).

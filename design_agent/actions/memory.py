@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action
 from design_agent.actions.inputs import HistoryCount, Recall, Search
+from design_agent.core.text import word_list
 from design_agent.memory.models import Project, ProjectHits, Turn
 from design_agent.memory.text import words
-from design_agent.understanding.language import QUESTION_STOP_WORDS, word_list
+from design_agent.understanding.language import QUESTION_STOP_WORDS
 
 RECALL_LIMIT = 5
 SEARCH_LIMIT = 10

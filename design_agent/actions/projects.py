@@ -17,6 +17,7 @@ from design_agent.actions.summaries import project_summary
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.core.events import ActionDone
 from design_agent.core.input_history import forget_project
+from design_agent.core.text import fold
 from design_agent.memory.models import Project
 from design_agent.memory.text import slugify
 from design_agent.understanding.conversation import (
@@ -26,7 +27,7 @@ from design_agent.understanding.conversation import (
     Interview,
     ProjectNameNeeded,
 )
-from design_agent.understanding.language import CANCEL, NO, SKIP, YES, fold, reply_of
+from design_agent.understanding.language import CANCEL, NO, SKIP, YES, reply_of
 
 MAX_NAME_WORDS = 8
 # A name this long that reads as a request ("plan a usability test") is not a name.

@@ -13,7 +13,7 @@ from design_agent.cli.projects import when
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 from design_agent.memory.documents import MAX_TEXT_CHARS
 from design_agent.memory.models import FILE_TYPES, Project
 

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from design_agent.core.stdio import output_closed
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -15,7 +15,7 @@ from design_agent.cli.stdin import confirm_replace, interactive, require_stdin
 from design_agent.core.errors import DesignAgentError, NotFoundError
 from design_agent.core.input_history import forget_project
 from design_agent.core.messages import say
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 from design_agent.memory.lookup import ProjectLookup
 from design_agent.memory.models import Project
 

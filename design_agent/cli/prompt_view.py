@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 
 if TYPE_CHECKING:
     from design_agent.turn.preview import PromptPreview

@@ -13,7 +13,7 @@ from design_agent.cli.options import Seconds, app_of, json_option
 from design_agent.cli.output import print_json, print_table
 from design_agent.cli.stdin import read_stdin
 from design_agent.core.errors import ExitCode, NotFoundError
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext

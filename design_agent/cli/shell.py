@@ -26,11 +26,10 @@ from design_agent.core.fsutil import touch_private
 from design_agent.core.messages import say
 from design_agent.core.numbers import parse_whole, turn_number
 from design_agent.core.stdio import input_text, output_closed
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text, fold
 from design_agent.providers.resolve import check_provider_name, missing_notice
 from design_agent.turn.pipeline import Pipeline, TurnRequest
 from design_agent.turn.session import Services
-from design_agent.understanding.language import fold
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from design_agent.core.errors import UsageError
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 from design_agent.core.user_files import TargetExistsError, existing_file
 
 

@@ -28,7 +28,7 @@ from design_agent.core.events import (
 )
 from design_agent.core.messages import say
 from design_agent.core.stdio import output_closed
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 from design_agent.providers.events import TextDelta
 
 if TYPE_CHECKING:

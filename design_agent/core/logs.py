@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from design_agent.core.fsutil import ensure_private_dir, touch_private, write_private_text
 from design_agent.core.home_trust import trusted
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 
 MAX_BYTES = 4 * 1024 * 1024
 # The answer itself is in the database; logging it again would only bloat the log.

@@ -21,9 +21,9 @@ from functools import cached_property
 from pathlib import Path
 
 from design_agent.core.models import Task
-from design_agent.core.textutil import estimate_tokens
+from design_agent.core.text import estimate_tokens
+from design_agent.core.text import short_stems as stems
 from design_agent.knowledge.registry import Catalogue
-from design_agent.understanding.language import short_stems as stems
 
 SUMMARY = "Summary"
 SUMMARY_IN = {"en": SUMMARY, "es": "Resumen"}

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from design_agent.core.models import Agent, Task
-from design_agent.core.textutil import estimate_tokens
+from design_agent.core.text import estimate_tokens
 from design_agent.knowledge.guides import Knowledge, Section
 from design_agent.knowledge.prompt_frame import KEY_INPUTS, frame, length_words
 from design_agent.knowledge.tags import inert

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from design_agent.core.checklist import CheckItem, Validation
 from design_agent.core.models import Task
-from design_agent.understanding.language import fold, word_set
+from design_agent.core.text import fold, word_set
 
 CITATION = re.compile(r"\[([A-Za-z0-9_.-]+\.(?:md|csv|txt))\s*>\s*([^\]\n]+?)\s*\]")
 CONFIDENCE = re.compile(

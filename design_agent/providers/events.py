@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from design_agent.core.textutil import valid_unicode
+from design_agent.core.text import valid_unicode
 
 Tier = Literal["fast", "deep"]
 Status = Literal["ok", "failed", "cancelled"]

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from design_agent.core.text import fold, short_stems
 from design_agent.providers.offline_texts import FACT_HOMES, PITFALLS, PROCEDURE, TEXTS
 from design_agent.providers.request import Grounding, GuideSection, ProviderRequest
-from design_agent.understanding.language import fold, short_stems
 
 REQUEST_CHARS = 400
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from design_agent.core.text import fold
 from design_agent.providers.events import Tier
-from design_agent.understanding.language import fold
 
 LONG_WORDS = 120
 MANY_QUESTIONS = 2

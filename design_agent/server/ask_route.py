@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 from design_agent.cli.output import Screen
 from design_agent.cli.render import MarkdownStream
 from design_agent.core.errors import DesignAgentError, ExitCode
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 from design_agent.server.api_errors import ApiError
 from design_agent.server.deps import context_of
 from design_agent.server.turns import ProjectBusy, TurnRecord

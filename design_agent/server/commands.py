@@ -16,7 +16,7 @@ import click
 
 from design_agent.cli.options import WholeNumber, app_of
 from design_agent.core.errors import ExitCode, UsageError
-from design_agent.core.textutil import clean_text
+from design_agent.core.text import clean_text
 
 DETACH_WAIT_SECONDS = 10.0  # usually under 1.5 s; a loaded machine needs more
 FOLLOW_POLL_SECONDS = 0.25

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from design_agent.core.events import ChoiceNeeded, TaskMatched, TaskOption
 from design_agent.core.messages import say
+from design_agent.core.text import fold
 from design_agent.turn.types import Chosen, Timer, TurnState
 from design_agent.understanding.conversation import MethodChoice
-from design_agent.understanding.language import fold
 from design_agent.understanding.matching import MatchResult, TaskScore
 
 if TYPE_CHECKING:

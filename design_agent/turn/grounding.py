@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from design_agent.core.text import word_set
 from design_agent.knowledge.prompt import PastTurn
 from design_agent.knowledge.prompt import ProjectContext as PromptContext
 from design_agent.providers.request import Grounding, GuideSection
-from design_agent.understanding.language import word_set
 
 if TYPE_CHECKING:
     from design_agent.core.models import Agent, Task

@@ -47,6 +47,7 @@ from design_agent.core.messages import say
 from design_agent.core.models import Agent
 from design_agent.core.preferences import resolve_preferences
 from design_agent.core.settings import EffectiveSettings
+from design_agent.core.text import normalize
 from design_agent.knowledge.prompt import PastTurn
 from design_agent.knowledge.validation import validate_answer
 from design_agent.memory import Memory
@@ -85,7 +86,6 @@ from design_agent.understanding.language import (
     STOP_WORDS_ES,
     detect_language,
     keywords_of,
-    normalize,
 )
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from design_agent.core.textutil import reading_of
+from design_agent.core.text import reading_of
 
 if TYPE_CHECKING:
     from design_agent.core.events import PipelineEvent

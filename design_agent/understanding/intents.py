@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from design_agent.actions.envelope import ActionEnvelope
+from design_agent.core.text import fold, fold_mapped, normalize, original_span, words
 from design_agent.understanding import intent_starts
 from design_agent.understanding.language import (
     ACKNOWLEDGEMENTS,
@@ -51,11 +52,6 @@ from design_agent.understanding.language import (
     STOP_WORDS_EN,
     STOP_WORDS_ES,
     THANKS,
-    fold,
-    fold_mapped,
-    normalize,
-    original_span,
-    words,
 )
 from design_agent.understanding.lazy_regex import LazyPattern
 

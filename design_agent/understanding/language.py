@@ -17,7 +17,6 @@ the English prose of the catalogue.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,76 +24,15 @@ from typing import Literal
 
 from rapidfuzz.distance import OSA
 
+from design_agent.core.text import (
+    AB_TEST,
+    fold,
+    normalize,
+    split_words,
+    word_list,
+)
+
 Language = Literal["en", "es"]
-
-
-class _MarkStripper(dict[int, int | None]):
-    """Code point -> None for a combining mark, itself otherwise, filled as characters are
-    met: `str.translate` then strips accents at C speed, not one Python call a character."""
-
-    def __missing__(self, code: int) -> int | None:
-        if len(self) >= MARK_CACHE_LIMIT:
-            self.clear()
-        kept = None if unicodedata.combining(chr(code)) else code
-        self[code] = kept
-        return kept
-
-
-MARK_CACHE_LIMIT = 16384
-_STRIP_MARKS = _MarkStripper()
-
-
-def fold(text: str) -> str:
-    """Casefold and strip accents: "Straße" -> "strasse", "Próxima" -> "proxima"."""
-    if text.isascii():
-        return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return unicodedata.normalize("NFC", decomposed.translate(_STRIP_MARKS))
-
-
-def fold_mapped(text: str) -> tuple[str, list[int]]:
-    """`fold(text)` and, for each folded character, the index of the original one it came
-    from, so a span found in the folded text can be cut from the original."""
-    if text.isascii():  # most messages: one folded character per original one
-        return text.lower(), list(range(len(text)))
-    pieces = [_fold_char(char) for char in text]
-    return "".join(pieces), [index for index, piece in enumerate(pieces) for _ in piece]
-
-
-@lru_cache(maxsize=4096)
-def _fold_char(char: str) -> str:
-    return fold(char)
-
-
-def original_span(text: str, origin: list[int], start: int, end: int) -> str:
-    """The part of `text` that the folded span [start, end) came from."""
-    if start >= end or not origin:
-        return ""
-    last = origin[end - 1] + 1
-    return text[origin[start] : last]
-
-
-_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
-
-
-def words(text: str) -> list[str]:
-    """The folded words of `text`, in order."""
-    return _WORD.findall(fold(text))
-
-
-def word_set(text: str, min_length: int = 3) -> set[str]:
-    """Distinct folded words of at least `min_length` letters (drops most function words)."""
-    return {w for w in words(text) if len(w) >= min_length}
-
-
-def short_stems(text: str, min_length: int = 3) -> set[str]:
-    """Word stems for loose relevance: the first six letters ('recruit' ~ 'recruiting')."""
-    return {w[:6] for w in word_set(text, min_length)}
-
-
-def word_list(text: str) -> frozenset[str]:
-    """The whitespace-separated words of `text` (long word lists read better as prose)."""
-    return frozenset(text.split())
 
 
 STOP_WORDS_EN = word_list(
@@ -139,21 +77,6 @@ _ONLY_ES = (STOP_WORDS_ES - STOP_WORDS_EN) | word_list(
 _SPANISH_CHARACTERS = re.compile(r"[ñ¿¡áéíóú]")
 _SPANISH_ENDINGS = ("cion", "ciones", "dad", "mente", "amos", "emos", "imos")
 _ENGLISH_ENDINGS = ("ing", "tion", "ly", "ness")
-
-_AB_TEST = re.compile(r"\ba\s*/\s*b\b")
-_NON_WORD = re.compile(r"[^a-z0-9]+")
-
-
-def normalize(text: str) -> str:
-    """Folded, with only letters and digits left, separated by single spaces."""
-    plain = fold(text)
-    # "A/B" would otherwise split into two one-letter words that mean nothing.
-    plain = _AB_TEST.sub("ab", plain)
-    return _NON_WORD.sub(" ", plain).strip()
-
-
-def split_words(normalized: str) -> list[str]:
-    return normalized.split()
 
 
 def detect_language(text: str) -> Language:
@@ -836,7 +759,7 @@ def read_request(
 
 def _tokens(text: str) -> list[str]:
     """Words as `normalize` spells them, and the punctuation marks between them."""
-    plain = _AB_TEST.sub("ab", fold(text))
+    plain = AB_TEST.sub("ab", fold(text))
     # An apostrophe joins ("don't", "client's"): it never ends a span.
     return [t for t in _TOKEN.findall(plain) if t not in "'’`´"]
 

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rapidfuzz import fuzz
 
-from design_agent.core.textutil import reading_of
+from design_agent.core.text import normalize, reading_of, split_words, word_list
 from design_agent.understanding.language import (
     FALSE_FRIENDS,
     GENERIC_WORDS,
@@ -64,11 +64,8 @@ from design_agent.understanding.language import (
     detect_language,
     is_content,
     negation_pairs,
-    normalize,
     read_request,
-    split_words,
     stem,
-    word_list,
 )
 
 if TYPE_CHECKING:
