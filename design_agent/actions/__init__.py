@@ -20,6 +20,7 @@ from design_agent.actions.base import (
 )
 from design_agent.actions.envelope import ActionEnvelope
 from design_agent.actions.replies import stray_reply
+from design_agent.understanding.replies import read_reply
 
 if TYPE_CHECKING:
     from design_agent.understanding.conversation import Pending
@@ -42,7 +43,15 @@ def run_action(envelope: ActionEnvelope, ctx: ActionContext) -> ActionResult:
 
 
 def answer_pending(message: str, pending: Pending, ctx: ActionContext) -> ActionResult | None:
-    """Read `message` as the reply to `pending`; None when it is not a reply to it."""
+    """Read `message` as the reply to `pending` (the one reply reader for every question,
+    understanding/replies.py); None when it is not a reply to it."""
     load_handlers()
     answerer = ANSWERERS.get(pending.kind)
-    return answerer(message, pending, ctx) if answerer else None
+    if answerer is None:
+        return None
+    choices = pending.choices
+    reply = read_reply(message, choices) if choices is not None else read_reply(message)
+    if reply is not None and reply.kind == "cancel":  # "forget it", "olvídalo": any question
+        dropped = ctx.done("conversation.cancel", "pending_dropped", {"dropped": pending.kind})
+        return ActionResult(dropped)
+    return answerer(message, reply, pending, ctx)

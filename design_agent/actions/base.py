@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from design_agent.memory.models import Project
     from design_agent.turn.session import Services
     from design_agent.understanding.conversation import ConversationState, Pending
+    from design_agent.understanding.replies import Reply
 
 
 class ActionInput(BaseModel):
@@ -79,23 +80,60 @@ class ActionContext:
         return self.project
 
 
+@dataclass(frozen=True)
+class AnswerAgain:
+    """After the action, the turn answers `request` with the method `task_id`: a method
+    picked from the list, "make it shorter", "try that with gemini", a request the budget
+    held. The handler decides; the turn (design_agent/turn/) runs it."""
+
+    request: str
+    task_id: str | None = None  # None: the method is chosen as for any request
+    reason: str = "chosen by you"
+    instruction: str = ""  # what to do differently ("shorter"), in the user's language
+    verbosity: str | None = None
+    language: str | None = None
+    provider: str | None = None
+    # A second answer to the last request (another provider): a branch beside the first.
+    same_request: bool = False
+    over_budget: bool = False
+
+
+@dataclass(frozen=True)
+class CompareAnswers:
+    """After the action, the last request is answered by these two providers at once."""
+
+    providers: tuple[str, str]
+
+
+FollowOn = AnswerAgain | CompareAnswers
+
+
 @dataclass
 class ActionResult:
     """What a handler did: the event to show and what is pending afterwards (None: nothing).
 
     `project_id` names the project the turn ends in when the action moved the user
-    (created, switched to, deleted the active one)."""
+    (created, switched to, deleted the active one). `then` is an answer the turn runs next
+    (handlers never run one themselves); `done` may then be None."""
 
-    done: ActionDone
+    done: ActionDone | None
     pending: Pending | None = None
     project_id: str | None = None
     # The turn the conversation continues from afterwards (/goto, /fork); None: unchanged.
     node: int | None = None
+    then: FollowOn | None = None
+
+    def shown(self) -> ActionDone:
+        """The event to show: every handler gives one, but when it asks for an answer."""
+        if self.done is None:
+            raise ValueError("this action asks for an answer: run it through a turn")
+        return self.done
 
 
 InputT = TypeVar("InputT", bound=ActionInput)
 Handler = Callable[[Any, ActionContext], ActionResult]
-Answerer = Callable[[str, Any, ActionContext], "ActionResult | None"]
+# (the message, what the reply reader read in it (None: not reply words), the question, ctx)
+Answerer = Callable[[str, "Reply | None", Any, ActionContext], "ActionResult | None"]
 
 # Filled as the handler modules are imported: read them after `load_handlers()`.
 INPUTS: dict[tuple[str, str], type[ActionInput]] = {}

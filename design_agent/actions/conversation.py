@@ -1,15 +1,26 @@
-"""Talk about the conversation itself: help, small talk, "cancel that", "make it shorter".
+"""Talk about the conversation itself: help, small talk, "cancel that", "make it shorter",
+"try that again with gemini", "compare with codex".
 
-None of these creates a project or asks the provider anything. "Make it shorter"
-is answered by the pipeline when there is a last answer to redo; this handler
-only replies when there is none. (A bare "yes", "no" or "skip" that answers no
-open question is read in replies.py.)
+None of these creates a project or asks the provider anything itself: "make it shorter"
+and "compare" decide what to answer again and with which provider, and return it as a
+follow-on (`AnswerAgain`, `CompareAnswers`) for the turn to run. (A bare "yes", "no" or
+"skip" that answers no open question is read in replies.py.)
 """
 
 from __future__ import annotations
 
-from design_agent.actions.base import ActionContext, ActionResult, NoInput, action
+from design_agent.actions.base import (
+    ActionContext,
+    ActionResult,
+    AnswerAgain,
+    CompareAnswers,
+    NoInput,
+    action,
+)
 from design_agent.actions.inputs import Compare, Rerender, SmallTalk
+from design_agent.actions.providers import require_ready
+from design_agent.core.errors import UsageError
+from design_agent.core.messages import say
 
 
 @action("conversation", "help", NoInput)
@@ -44,11 +55,43 @@ def cancel(data: NoInput, ctx: ActionContext) -> ActionResult:
 
 @action("conversation", "rerender", Rerender)
 def rerender(data: Rerender, ctx: ActionContext) -> ActionResult:
-    """Reached only when there is no last answer to redo (the pipeline redoes one)."""
-    return ActionResult(ctx.done("conversation.rerender", "rerender_none"))
+    """The last request answered again: shorter, longer, in a language, or by another
+    provider (a second answer beside the first)."""
+    last = ctx.state.last
+    if last is None:
+        return ActionResult(ctx.done("conversation.rerender", "rerender_none"))
+    if data.provider:
+        name = require_ready(data.provider, ctx)
+        again = AnswerAgain(
+            last.request,
+            last.task_id,
+            reason=f"again, with {name}",
+            provider=name,
+            same_request=True,
+        )
+        return ActionResult(None, then=again)
+    language = data.language or ctx.language
+    instruction = say(f"redo_{data.verbosity or 'language'}", language)
+    again = AnswerAgain(
+        last.request,
+        last.task_id,
+        reason="again, as asked",
+        instruction=instruction,
+        verbosity=data.verbosity,
+        language=data.language,
+    )
+    return ActionResult(None, then=again)
 
 
 @action("conversation", "compare", Compare)
 def compare(data: Compare, ctx: ActionContext) -> ActionResult:
-    """Reached only when there is no last request to compare (the pipeline compares one)."""
-    return ActionResult(ctx.done("conversation.compare", "compare_nothing"))
+    """The last request answered by two providers at once (one named: the current one and
+    it), each checked to be ready first."""
+    if ctx.state.last is None:
+        return ActionResult(ctx.done("conversation.compare", "compare_nothing"))
+    names = [require_ready(name, ctx) for name in data.providers]
+    if len(names) == 1:
+        names.insert(0, ctx.services.resolve().spec.name)
+    if names[0] == names[1]:
+        raise UsageError(ctx.say("compare_same", name=names[0]))
+    return ActionResult(None, then=CompareAnswers((names[0], names[1])))

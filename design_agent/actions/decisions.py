@@ -8,7 +8,7 @@ and a confirmed proposal both do.
 
 from __future__ import annotations
 
-import re
+from datetime import UTC, datetime
 
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
 from design_agent.actions.inputs import RecordDecision
@@ -19,16 +19,14 @@ from design_agent.memory.models import Decision, Project
 from design_agent.understanding.conversation import (
     CompareChoice,
     DecisionProposal,
+    Pending,
     ProposedDecision,
 )
-from design_agent.understanding.language import NO, YES, phrase_list, reply_of
+from design_agent.understanding.replies import Reply, named_option, reason_in
 
 LIST_LIMIT = 20
 # One answer may propose this many decisions; the rest are shown, not asked about.
 MAX_PROPOSED = 5
-ALL = phrase_list("all, all of them, both, todas, todos, ambas, ambos, las dos, los dos")
-# "1", "1 and 3", "1 y 3", "1, 3", "2 & 3"
-NUMBERS = re.compile(r"\d{1,2}(?:\s*(?:,|&|\+|\band\b|\by\b|\be\b)?\s*\d{1,2})*")
 
 
 def store(
@@ -137,14 +135,18 @@ def propose(
 
 @answers("decision_proposal")
 def answer_proposal(
-    reply: str, pending: DecisionProposal, ctx: ActionContext
+    message: str, reply: Reply | None, pending: DecisionProposal, ctx: ActionContext
 ) -> ActionResult | None:
-    """yes/all: store every proposed decision; no: drop them; "1 and 3": store those."""
-    word = reply_of(reply)
-    if word in NO:
+    """ "yes" / "both": store every proposed decision; "no" / "none": drop them; "keep the
+    second one", "1 and 3", "todas menos la última": store those."""
+    if reply is None:
+        return None
+    if reply.kind in ("no", "none", "skip", "cancel"):
         return ActionResult(ctx.done("decisions.record", "decisions_dropped"))
-    chosen = chosen_decisions(word, pending.decisions)
-    if chosen is None:
+    if reply.out_of_range and not reply.picks:
+        return out_of_range(reply, pending, ctx)
+    chosen = [pending.decisions[n - 1] for n in reply.chosen(len(pending.decisions))]
+    if not chosen:
         return None
     project = ctx.require_project()
     context = _context(ctx, project, pending.task_id)
@@ -161,16 +163,18 @@ def answer_proposal(
     return ActionResult(done)
 
 
-def chosen_decisions(word: str, proposed: list[ProposedDecision]) -> list[ProposedDecision] | None:
-    """The decisions a (folded) reply picks, or None when it picks none of them."""
-    if word in YES or word in ALL:
-        return list(proposed)
-    if not NUMBERS.fullmatch(word):
-        return None
-    numbers = [int(n) for n in re.findall(r"\d+", word)]
-    if not all(1 <= n <= len(proposed) for n in numbers):
-        return None
-    return [proposed[n - 1] for n in dict.fromkeys(numbers)]
+def out_of_range(reply: Reply, pending: Pending, ctx: ActionContext) -> ActionResult:
+    """ "The third one" of two: say how many there are and ask the same question again."""
+    count = pending.choices or 0
+    number = reply.out_of_range[0]
+    message = ctx.say("reply_out_of_range", number=number, count=count)
+    again = pending.model_copy(update={"asked_at": datetime.now(UTC)})
+    done = ActionDone(
+        action="conversation.reask",
+        message=f"{message}\n{pending.question}".strip(),
+        asks=pending.question,
+    )
+    return ActionResult(done, again)
 
 
 def _context(ctx: ActionContext, project: Project, task_id: str | None) -> str:
@@ -180,20 +184,19 @@ def _context(ctx: ActionContext, project: Project, task_id: str | None) -> str:
 
 # -- the choice after /compare ----------------------------------------------------------------
 
-_BECAUSE = re.compile(r"\b(?:because|since|as|porque|ya que|pues)\b", re.IGNORECASE)
-
 
 @answers("compare_choice")
-def answer_compare(reply: str, pending: CompareChoice, ctx: ActionContext) -> ActionResult | None:
+def answer_compare(
+    message: str, reply: Reply | None, pending: CompareChoice, ctx: ActionContext
+) -> ActionResult | None:
     """ "2 because it covers recruiting", "la de gemini porque...": that answer is kept, the
     conversation goes on from it, and the choice is a decision with the reason given."""
-    picked = _picked(reply, pending)
+    picked = _picked(message, reply, pending)
     if picked is None:
         return None
     project = ctx.require_project()
     provider, turn = pending.providers[picked], pending.answers[picked]
-    reason = _BECAUSE.split(reply, maxsplit=1)
-    rationale = reason[1].strip(" .,:;") if len(reason) == 2 else ""
+    rationale = reply.reason if reply is not None else reason_in(message)
     decision = ctx.say("compare_decision", provider=provider, task=pending.task_name)
     stored = store(ctx, project, decision, rationale, turn_id=turn)
     recorded = ctx.say(
@@ -209,11 +212,9 @@ def answer_compare(reply: str, pending: CompareChoice, ctx: ActionContext) -> Ac
     return ActionResult(done, node=turn)
 
 
-def _picked(reply: str, pending: CompareChoice) -> int | None:
-    """The index of the answer a reply keeps: its number, or its provider's name."""
-    head = _BECAUSE.split(reply, maxsplit=1)[0]
-    numbers = re.findall(r"\b([12])\b", head)
-    if len(set(numbers)) == 1:
-        return int(numbers[0]) - 1
-    named = [i for i, p in enumerate(pending.providers) if p in fold(head)]
-    return named[0] if len(named) == 1 else None
+def _picked(message: str, reply: Reply | None, pending: CompareChoice) -> int | None:
+    """The index of the answer a reply keeps: by its number, or its provider's name."""
+    if reply is not None and len(reply.picks) == 1:
+        return reply.picks[0] - 1
+    named = named_option(message, pending.providers)
+    return named - 1 if named is not None else None

@@ -17,14 +17,16 @@ from design_agent.core.messages import say
 from design_agent.core.text import fold
 from design_agent.memory.models import Project
 from design_agent.understanding.conversation import Interview
-from design_agent.understanding.language import SKIP, reply_of
+from design_agent.understanding.replies import Reply
 
 QUESTIONS = ("users", "problem", "constraints")
 # A request names a method at least this well ("users drop off" names none).
 REQUEST_MIN_SCORE = 35.0
 # How a request or a question starts; an answer ("small-business owners") does not.
 _REQUEST_FORM = re.compile(
-    r"(?:please |por favor |ok,? |so,? )?(?:plan|make|design|create|draft|write|map|run|build"
+    r"(?:(?:please|por favor|ok|okay|so|now|and|also|then|next|actually|vale|bueno|pues"
+    r"|ahora|y|tambien|luego|despues|entonces)[,:]? )*"
+    r"(?:plan|make|design|create|draft|write|map|run|build"
     r"|sketch|prototype|prioriti[sz]e|analy[sz]e|audit|compare|outline|prepare|define"
     r"|help me|help us|can you|could you|would you|i need|we need|i want|we want|i'd like"
     r"|let's|lets|give me|show me|who|what|how|why|which|where|when|should|haz|hazme|crea"
@@ -41,13 +43,17 @@ def first_question(project: Project, language: str) -> str:
 
 
 @answers("interview")
-def answer_interview(reply: str, pending: Interview, ctx: ActionContext) -> ActionResult | None:
+def answer_interview(
+    message: str, reply: Reply | None, pending: Interview, ctx: ActionContext
+) -> ActionResult | None:
     """Store the answer to question `pending.index` and ask the next one (or finish)."""
-    text = reply.strip()
+    text = message.strip()
     if not text or text.endswith("?") or text.startswith("¿") or is_request(text, ctx):
         return None
+    if reply is not None and reply.kind == "cancel":
+        return ActionResult(ctx.done("projects.context", "interview_dropped"))
     topic = QUESTIONS[pending.index]
-    skipped = reply_of(text) in SKIP
+    skipped = reply is not None and reply.kind in ("skip", "no", "none")
     if not skipped:
         ctx.services.memory.set_metadata(pending.project_id, topic, text)
     data = {"project": pending.project_id, "topic": topic, "saved": not skipped}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
+from design_agent.actions.decisions import out_of_range
 from design_agent.actions.inputs import CreateProject, DeleteProject, ProjectName, RenameProject
 from design_agent.actions.interview import first_question, is_request
 from design_agent.actions.summaries import project_summary
@@ -25,9 +26,10 @@ from design_agent.understanding.conversation import (
     ConfirmDelete,
     ConfirmSwitch,
     Interview,
+    ProjectChoice,
     ProjectNameNeeded,
 )
-from design_agent.understanding.language import CANCEL, NO, SKIP, YES, reply_of
+from design_agent.understanding.replies import Reply, named_option, read_reply
 
 MAX_NAME_WORDS = 8
 # A name this long that reads as a request ("plan a usability test") is not a name.
@@ -81,14 +83,18 @@ def create_named(name: str, description: str | None, ctx: ActionContext) -> Acti
 
 
 @answers("project_name")
-def answer_name(reply: str, pending: ProjectNameNeeded, ctx: ActionContext) -> ActionResult | None:
+def answer_name(
+    message: str, reply: Reply | None, pending: ProjectNameNeeded, ctx: ActionContext
+) -> ActionResult | None:
     """The reply is the new project's name, unless it is clearly something else.
 
     "skip" names it after what the user said it is for, when they said it."""
-    if len(reply.split()) >= REQUEST_WORDS and is_request(reply, ctx):
+    if len(message.split()) >= REQUEST_WORDS and is_request(message, ctx):
         return None
-    name = name_in(reply)
-    if name is None and reply_of(reply) in SKIP and pending.description:
+    if reply is not None and reply.kind in ("no", "cancel"):
+        return ActionResult(ctx.done("projects.create", "create_dropped"))
+    name = None if reply is not None else name_in(message)
+    if name is None and reply is not None and reply.kind == "skip" and pending.description:
         name = name_from(pending.description)
     if name is None:
         return None
@@ -112,7 +118,7 @@ def name_in(reply: str) -> str | None:
     if not text or text.endswith("?") or text.startswith("¿"):
         return None
     text = NAME_LEAD.sub("", text).strip().rstrip(".!").strip().strip(QUOTES).strip()
-    if not text or len(text.split()) > MAX_NAME_WORDS or reply_of(text) in NO | CANCEL | SKIP:
+    if not text or len(text.split()) > MAX_NAME_WORDS or read_reply(text) is not None:
         return None
     return text
 
@@ -126,6 +132,8 @@ def switch(data: ProjectName, ctx: ActionContext) -> ActionResult:
     found = ctx.services.memory.lookup_project(data.name)
     if found.exact is not None:
         return switch_to(found.exact, ctx)
+    if found.candidates:
+        return _which_project(data.name, found.candidates, ctx)
     if found.suggestion is None:
         raise not_found(data.name, found.names, ctx)
     target = found.suggestion
@@ -141,6 +149,46 @@ def switch(data: ProjectName, ctx: ActionContext) -> ActionResult:
     return ActionResult(done, pending)
 
 
+def _which_project(asked: str, candidates: list[Project], ctx: ActionContext) -> ActionResult:
+    """ "switch to acme" when several projects fit: a numbered choice, never a guess."""
+    lines = "\n".join(f"  {i}. {p.name}" for i, p in enumerate(candidates, 1))
+    question = ctx.say("which_project", asked=asked, lines=lines)
+    names = [p.name for p in candidates]
+    data = {"candidates": [p.id for p in candidates], "names": names}
+    done = ActionDone(
+        action="projects.switch",
+        message=question,
+        data=data,
+        asks=question,
+        needs_confirmation=True,
+    )
+    pending = ProjectChoice(
+        language=ctx.pending_language,
+        question=question,
+        project_ids=[p.id for p in candidates],
+        names=names,
+    )
+    return ActionResult(done, pending)
+
+
+@answers("project_choice")
+def answer_project_choice(
+    message: str, reply: Reply | None, pending: ProjectChoice, ctx: ActionContext
+) -> ActionResult | None:
+    """ "the second one", "2", "the mobile one", "Acme Mobile": switch to it; "no": stay."""
+    if reply is not None and reply.kind in ("no", "none", "cancel"):
+        if ctx.project is None:
+            return ActionResult(ctx.done("projects.switch", "not_switched_none"))
+        return ActionResult(ctx.done("projects.switch", "not_switched", name=ctx.project.name))
+    if reply is not None and reply.out_of_range and not reply.picks:
+        return out_of_range(reply, pending, ctx)
+    picked = reply.picks[0] if reply is not None and len(reply.picks) == 1 else None
+    picked = picked or named_option(message, pending.names)
+    if picked is None:
+        return None
+    return switch_to(ctx.services.memory.get_project(pending.project_ids[picked - 1]), ctx)
+
+
 def switch_to(target: Project, ctx: ActionContext) -> ActionResult:
     """Make `target` active and say where the user left off in it."""
     key = "already_in" if ctx.project and ctx.project.id == target.id else "switched"
@@ -152,12 +200,14 @@ def switch_to(target: Project, ctx: ActionContext) -> ActionResult:
 
 
 @answers("confirm_switch")
-def answer_switch(reply: str, pending: ConfirmSwitch, ctx: ActionContext) -> ActionResult | None:
+def answer_switch(
+    message: str, reply: Reply | None, pending: ConfirmSwitch, ctx: ActionContext
+) -> ActionResult | None:
     """ "yes" switches to the project guessed; "no" stays; anything else is not an answer."""
-    word = reply_of(reply)
-    if word in YES:
+    kind = reply.kind if reply is not None else None
+    if kind == "yes":
         return switch_to(ctx.services.memory.get_project(pending.project_id), ctx)
-    if word in NO:
+    if kind in ("no", "cancel"):
         if ctx.project is None:
             return ActionResult(ctx.done("projects.switch", "not_switched_none"))
         return ActionResult(ctx.done("projects.switch", "not_switched", name=ctx.project.name))
@@ -225,12 +275,14 @@ def delete(data: DeleteProject, ctx: ActionContext) -> ActionResult:
 
 
 @answers("confirm_delete")
-def answer_delete(reply: str, pending: ConfirmDelete, ctx: ActionContext) -> ActionResult | None:
+def answer_delete(
+    message: str, reply: Reply | None, pending: ConfirmDelete, ctx: ActionContext
+) -> ActionResult | None:
     """ "yes" deletes, if the project still has the counts shown; "no" keeps it."""
-    word = reply_of(reply)
-    if word in NO:
+    kind = reply.kind if reply is not None else None
+    if kind in ("no", "cancel", "none"):
         return ActionResult(ctx.done("projects.delete", "kept"))
-    if word not in YES:
+    if kind != "yes":
         return None
     memory = ctx.services.memory
     active = memory.active_project()
@@ -277,6 +329,9 @@ def _named(name: str, ctx: ActionContext, guess: bool) -> Project:
     found = ctx.services.memory.lookup_project(name)
     if found.exact is not None:
         return found.exact
+    if found.candidates:
+        names = ", ".join(p.name for p in found.candidates)
+        raise UsageError(ctx.say("several_projects", asked=name, names=names))
     if found.suggestion is not None:
         if guess:
             return found.suggestion

@@ -16,7 +16,7 @@ from design_agent.core.numbers import turn_number
 from design_agent.memory import Memory
 from design_agent.memory.models import Branch, Decision, Project, TreeLine, TreeNode
 from design_agent.understanding.conversation import ConfirmGoto
-from design_agent.understanding.language import NO, YES, reply_of
+from design_agent.understanding.replies import Reply
 
 TEXT_CHARS = 60
 INDENT = "    "
@@ -130,13 +130,15 @@ def _answer_before(memory: Memory, node: int) -> int:
 
 
 @answers("confirm_goto")
-def answer_goto(reply: str, pending: ConfirmGoto, ctx: ActionContext) -> ActionResult | None:
+def answer_goto(
+    message: str, reply: Reply | None, pending: ConfirmGoto, ctx: ActionContext
+) -> ActionResult | None:
     """ "yes" moves there; "no" stays; anything else is not an answer."""
     project = ctx.require_project()
-    word = reply_of(reply)
-    if word in YES:
+    kind = reply.kind if reply is not None else None
+    if kind == "yes":
         return moved(ctx, project, pending.node, pending.number)
-    if word in NO:
+    if kind in ("no", "cancel", "none"):
         return ActionResult(ctx.done("tree.back", "tree_back_no", name=project.name))
     return None
 

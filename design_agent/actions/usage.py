@@ -9,12 +9,19 @@ the request in its data) to run over budget; "no" leaves it unsent.
 
 from __future__ import annotations
 
-from design_agent.actions.base import ActionContext, ActionInput, ActionResult, action, answers
+from design_agent.actions.base import (
+    ActionContext,
+    ActionInput,
+    ActionResult,
+    AnswerAgain,
+    action,
+    answers,
+)
 from design_agent.actions.usage_view import text_table
 from design_agent.core.events import ActionDone
 from design_agent.memory.usage import GroupBy, UsageQuery, usage_report
 from design_agent.understanding.conversation import BudgetConfirm
-from design_agent.understanding.language import NO, YES, reply_of
+from design_agent.understanding.replies import Reply
 
 CONFIRMED = "budget.confirmed"  # the pipeline runs `data["request"]` when it sees this
 
@@ -41,12 +48,15 @@ def show(data: UsageShow, ctx: ActionContext) -> ActionResult:
 
 
 @answers("budget_confirm")
-def answer_budget(reply: str, pending: BudgetConfirm, ctx: ActionContext) -> ActionResult | None:
+def answer_budget(
+    message: str, reply: Reply | None, pending: BudgetConfirm, ctx: ActionContext
+) -> ActionResult | None:
     """ "yes": the held request runs over budget; "no": nothing is sent; else not an answer."""
-    word = reply_of(reply)
-    if word in YES:
+    kind = reply.kind if reply is not None else None
+    if kind == "yes":
         data = {"request": pending.request}
-        return ActionResult(ctx.done(CONFIRMED, "budget_going_on", data))
-    if word in NO:
+        going_on = ctx.done(CONFIRMED, "budget_going_on", data)
+        return ActionResult(going_on, then=AnswerAgain(pending.request, over_budget=True))
+    if kind in ("no", "cancel", "none"):
         return ActionResult(ctx.done("budget.declined", "budget_declined"))
     return None

@@ -274,7 +274,7 @@ def _show_tree(ctx: click.Context, project: Project, as_json: bool) -> None:
     state = load_state(services.memory, project.id)
     language = str(state.language or services.settings.values.language)
     context = ActionContext(services, "es" if language == "es" else "en", project, state)
-    done = show(None, context).done
+    done = show(None, context).shown()
     if as_json:
         print_json(done.data or {"tree": {"nodes": []}, "current": None})
     else:

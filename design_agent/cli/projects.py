@@ -12,7 +12,7 @@ import click
 from design_agent.cli.options import app_of, force_option, json_option
 from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.stdin import confirm_replace, interactive, require_stdin
-from design_agent.core.errors import DesignAgentError, NotFoundError
+from design_agent.core.errors import DesignAgentError, NotFoundError, UsageError
 from design_agent.core.input_history import forget_project
 from design_agent.core.messages import say
 from design_agent.core.text import clean_text
@@ -125,6 +125,11 @@ def projects_switch(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
 
 def _confirmed_guess(found: ProjectLookup, yes: bool, as_json: bool) -> Project:
     """The suggested project, once the user accepts it; NotFoundError otherwise."""
+    if found.candidates:
+        names = ", ".join(p.name for p in found.candidates)
+        raise UsageError(
+            f"'{found.asked}' fits more than one project ({names}); give its whole name"
+        )
     guess = found.suggestion
     if guess is not None and (yes or interactive()):
         question = f"No project is called '{found.asked}'. Switch to '{guess.name}'?"

@@ -39,7 +39,7 @@ QUOTE_BOOLEANS = 'write yes, no, on, off, y and n in quotes ("no"): YAML reads t
 Table = dict[str, Any]
 
 
-@dataclass
+@dataclass(eq=False)  # hashed by identity: what is derived from a lexicon is cached on it
 class Lexicon:
     """Every language's word lists and tables, folded."""
 

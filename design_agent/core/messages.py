@@ -297,6 +297,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Saved {count} decision(s):\n{lines}",
         "He guardado {count} decisión(es):\n{lines}",
     ),
+    "which_project": (
+        "'{asked}' fits more than one project. Which one?\n{lines}",
+        "'{asked}' encaja con más de un proyecto. ¿Cuál?\n{lines}",
+    ),
+    "several_projects": (
+        "'{asked}' fits more than one project ({names}); say its whole name",
+        "'{asked}' encaja con más de un proyecto ({names}); di su nombre completo",
+    ),
+    "interview_dropped": (
+        "OK, no more questions about it. Tell me what you need.",
+        "De acuerdo, no te pregunto más. Dime qué necesitas.",
+    ),
+    "create_dropped": (
+        "OK, no new project for now.",
+        "De acuerdo, de momento no creo ningún proyecto.",
+    ),
+    "still_open": ("Still open: {question}", "Sigue pendiente: {question}"),
+    "reply_unclear": (
+        "I did not get which one you mean. {question}",
+        "No he entendido cuál quieres. {question}",
+    ),
+    "reply_out_of_range": (
+        "There is no number {number}: there are {count} to choose from.",
+        "No hay un número {number}: hay {count} para elegir.",
+    ),
     "decisions_dropped": (
         "OK, I did not save them.",
         "De acuerdo, no las he guardado.",

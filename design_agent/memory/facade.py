@@ -172,6 +172,10 @@ class Memory:
         """All projects, last used first, with turn/file/decision counts."""
         return projects.summaries(self.db)
 
+    def project_names(self) -> list[str]:
+        """Every project's name, last used first: cheap enough for every turn."""
+        return projects.names(self.db)
+
     def switch_project(self, project_id: str) -> Project:
         """Make a project the active one and mark it as used now."""
         return projects.switch(self.db, project_id, self._now())

@@ -11,7 +11,9 @@ Three tiers, first hit wins:
    as what was typed ("chekout" -> "Mobile Checkout"), with a threshold high
    enough that "ledgerly" never suggests "General".
 
-Tiers 2 and 3 give a suggestion, never a match: the caller asks "did you mean ...?".
+Tiers 2 and 3 give a suggestion, never a match: the caller asks "did you mean ...?". When
+what was typed is a part of several names ("acme" -> "Acme Admin Portal", "Acme Mobile"),
+they are all `candidates` (by name), and the caller offers them as a numbered choice.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class ProjectLookup(BaseModel):
     asked: str
     exact: Project | None = None
     suggestion: Project | None = None
+    candidates: list[Project] = []
     names: list[str]
 
 
@@ -50,7 +53,11 @@ def lookup(db: sqlite3.Connection, asked: str) -> ProjectLookup:
     if exact is not None:
         return ProjectLookup(asked=asked, exact=exact, names=names)
     typed = _meaningful(asked)
-    guess = (_partial(typed, listed) or _fuzzy(typed, listed)) if typed else None
+    partial = _partials(typed, listed) if typed else []
+    if len(partial) > 1:
+        candidates = sorted((_project(p) for p in partial), key=lambda p: p.name.casefold())
+        return ProjectLookup(asked=asked, candidates=candidates, names=names)
+    guess = (partial[0] if partial else _fuzzy(typed, listed)) if typed else None
     suggestion = None if guess is None else _project(guess)
     return ProjectLookup(asked=asked, suggestion=suggestion, names=names)
 
@@ -72,16 +79,17 @@ def _meaningful(asked: str) -> list[str]:
     return [w for w in typed if w not in FILLER] or typed
 
 
-def _partial(typed: list[str], listed: list[ProjectSummary]) -> ProjectSummary | None:
-    """The most recently used project whose name starts with, or contains, the words typed."""
+def _partials(typed: list[str], listed: list[ProjectSummary]) -> list[ProjectSummary]:
+    """The projects whose names start with, or contain, the words typed (last used first)."""
     text = " ".join(typed)
+    found = []
     for project in listed:  # most recently used first
         name = words(project.name)
-        if len(text) >= MIN_PREFIX and " ".join(name).startswith(text):
-            return project
-        if _contains_run(name, typed):
-            return project
-    return None
+        if (len(text) >= MIN_PREFIX and " ".join(name).startswith(text)) or _contains_run(
+            name, typed
+        ):
+            found.append(project)
+    return found
 
 
 def _contains_run(name: list[str], typed: list[str]) -> bool:

@@ -120,6 +120,12 @@ def summaries(db: sqlite3.Connection) -> list[ProjectSummary]:
     return [ProjectSummary.model_validate({**r, "active": r["id"] == active}) for r in found]
 
 
+def names(db: sqlite3.Connection) -> list[str]:
+    """Every project's name, most recently used first (no counts: read at every turn)."""
+    found = db.execute("SELECT name FROM projects ORDER BY last_accessed DESC, id")
+    return [str(row[0]) for row in found]
+
+
 def touch(db: sqlite3.Connection, project_id: str, now: str) -> None:
     """Record that the project was just used (it moves to the top of the list)."""
     db.execute("UPDATE projects SET last_accessed = ? WHERE id = ?", [now, project_id])

@@ -60,7 +60,7 @@ def tree(project_id: str, request: Request) -> dict[str, Any]:
         state = load_state(services.memory, project.id)
         language = str(state.language or services.settings.values.language)
         action = ActionContext(services, "es" if language == "es" else "en", project, state)
-        done = show(None, action).done
+        done = show(None, action).shown()
     finally:
         services.memory.close()
     return done.data or {"tree": {"nodes": []}, "current": None}

@@ -10,15 +10,14 @@ twice in a row before going ahead with the assumptions stated.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from design_agent.core.events import ChoiceNeeded, TaskMatched, TaskOption
 from design_agent.core.messages import say
-from design_agent.core.text import fold
 from design_agent.turn.types import Chosen, Timer, TurnState
 from design_agent.understanding.conversation import MethodChoice
+from design_agent.understanding.follow_up import weigh
 from design_agent.understanding.matching import MatchResult, TaskScore
 
 if TYPE_CHECKING:
@@ -27,19 +26,9 @@ if TYPE_CHECKING:
     from design_agent.turn.session import Services
 
 MAX_CLARIFYING = 2
-# An option named in words needs at least this score among the options.
-OPTION_MIN_SCORE = 35.0
 # A follow-up refers to an answer given in this conversation, not days ago.
 FOLLOW_UP_WINDOW = timedelta(hours=12)
-FOLLOW_UP_MAX_WORDS = 30
 STARTERS = ("journey_mapping", "usability_test_plan", "personas", "prioritization")
-# Words that point back at the last answer rather than asking for something new.
-_FOLLOW_UP = re.compile(
-    r"\b(it|that|this|those|these|them|the plan|the map|the list|the same|also|too|add|include"
-    r"|instead|what about|how about|and for|and the|now|more on|less|again|expand|step \d+"
-    r"|eso|esto|ese|esa|esos|esas|lo mismo|tambien|anade|agrega|incluye|en vez|en lugar"
-    r"|y para|y el|y la|ahora|otra vez|el plan|el mapa|la lista|paso \d+)\b"
-)
 
 
 class TaskChooser:
@@ -52,43 +41,12 @@ class TaskChooser:
     def choose(
         self, message: str, turn: TurnState, timer: Timer, spec: AdapterSpec | None = None
     ) -> Chosen:
+        """The method for `message`, or a numbered question (a reply to an open question was
+        read before: turn/pipeline.py)."""
         state = turn.conversation
-        pending = state.live_pending()
         recent = [state.last.task_id] if state.last else []
-        if isinstance(pending, MethodChoice):
-            answered = self._answer_choice(message, pending, turn, timer)
-            if answered is not None:
-                return answered
         result = self.services.matcher.match(message, recent_task_ids=recent)
-        if isinstance(pending, MethodChoice) and result.needs_choice and not pending.reasked:
-            options = [TaskScore(task_id=t, score=0.0, band="LOW") for t in pending.options]
-            return self._ask(pending.message, options, turn, timer, reasked=True)
-        state.pending = None  # a new request: whatever was asked has lapsed
         return self._decide(message, result, turn, timer, spec)
-
-    # -- a numbered choice -------------------------------------------------------------------
-
-    def _answer_choice(
-        self, reply: str, pending: MethodChoice, turn: TurnState, timer: Timer
-    ) -> Chosen | None:
-        picked = self._pick(reply, pending.options)
-        if picked is None:
-            return None
-        turn.conversation.pending = None
-        turn.conversation.clarify_count = 0
-        task = self.catalogue.task(picked)
-        text = pending.message if reply.strip().isdigit() else f"{pending.message}\n{reply}"
-        return Chosen(task, self._matched(task, 100.0, "HIGH", timer, "chosen by you"), text)
-
-    def _pick(self, reply: str, options: list[str]) -> str | None:
-        digits = re.fullmatch(r"\D{0,12}?(\d{1,2})\D{0,12}", reply.strip())
-        if digits and 1 <= int(digits.group(1)) <= len(options):
-            return options[int(digits.group(1)) - 1]
-        result = self.services.matcher.match(reply, recent_task_ids=options)
-        in_options = [c for c in result.candidates if c.task_id in options]
-        if in_options and in_options[0].score >= OPTION_MIN_SCORE:
-            return in_options[0].task_id
-        return None
 
     # -- deciding ----------------------------------------------------------------------------
 
@@ -101,15 +59,13 @@ class TaskChooser:
         spec: AdapterSpec | None,
     ) -> Chosen:
         best = result.best
+        follow_up = self._follow_up(message, result, turn)
+        if follow_up is not None:
+            score = best.score if best else 0.0
+            matched = self._matched(follow_up, score, result.band, timer, "follow-up")
+            return Chosen(follow_up, matched, message)
         if best is not None and best.band == "HIGH" and not result.ambiguous:
             return self._proceed(message, best, result, turn, timer)
-        if self._is_follow_up(message, turn):
-            assert turn.conversation.last is not None
-            task = self.catalogue.task(turn.conversation.last.task_id)
-            score = best.score if best else 0.0
-            return Chosen(
-                task, self._matched(task, score, result.band, timer, "follow-up"), message
-            )
         by_model = self._model_choice(message, result, turn, timer, spec)
         if by_model is not None:
             return by_model
@@ -128,14 +84,21 @@ class TaskChooser:
         )
         return Chosen(task, event, message)
 
-    def _is_follow_up(self, message: str, turn: TurnState) -> bool:
+    def _follow_up(self, message: str, result: MatchResult, turn: TurnState) -> Task | None:
+        """The last answer's method, when the message goes on from it rather than asking for
+        something new (understanding/follow_up.py weighs the two)."""
         last = turn.conversation.last
         if last is None or last.task_id not in self.catalogue.tasks:
-            return False
+            return None
         if last.answered_at and datetime.now(UTC) - last.answered_at > FOLLOW_UP_WINDOW:
-            return False
-        folded = fold(message)
-        return len(folded.split()) <= FOLLOW_UP_MAX_WORDS and bool(_FOLLOW_UP.search(folded))
+            return None
+        best = result.best
+        if best is not None and best.task_id == last.task_id and best.band == "HIGH":
+            return None  # the message asks for that method itself: matched as usual
+        task = self.catalogue.task(last.task_id)
+        other = best.band if best is not None and best.task_id != last.task_id else None
+        weighed = weigh(message, task, other, turn.language)
+        return task if weighed.reading == "follow_up" else None
 
     def _model_choice(
         self,

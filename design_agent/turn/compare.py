@@ -10,19 +10,30 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Generator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
+from design_agent.actions.base import ActionResult
+from design_agent.core.events import ActionDone, TaskMatched
+from design_agent.core.messages import say
+from design_agent.knowledge.validation import validate_answer
 from design_agent.providers.runner import start
 from design_agent.turn.answer_stream import AnswerStream
+from design_agent.turn.answering import Answering
+from design_agent.turn.grounding import project_terms
+from design_agent.turn.recording import save_answer, save_request
+from design_agent.turn.request_builder import BuiltRequest, RequestInputs, build_request
+from design_agent.turn.types import Chosen, Timer, TurnState
+from design_agent.understanding.conversation import CompareChoice, LastAnswer
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from design_agent.core.checklist import Validation
+    from design_agent.core.models import Task
     from design_agent.core.settings import Settings
     from design_agent.providers.spec import AdapterSpec
-    from design_agent.turn.request_builder import BuiltRequest
 
 # Each side gets this long at most beyond its own adapter's timeouts (a safety net).
 JOIN_SLACK_SECONDS = 5.0
@@ -77,3 +88,128 @@ def footer(side: Side) -> str:
     if stream.status != "complete":
         parts.append(stream.status)
     return "── " + " · ".join(parts)
+
+
+class Comparison:
+    """The last request answered by two providers at once, saved as two answers to it
+    (sibling branches) and shown one after the other; which to keep is then asked."""
+
+    def __init__(
+        self, answering: Answering, turn: TurnState, providers: tuple[str, str], timer: Timer
+    ) -> None:
+        self.answering = answering
+        self.services = answering.services
+        self.turn = turn
+        self.names = list(providers)
+        self.timer = timer
+        last = turn.conversation.last
+        assert last is not None and turn.project is not None
+        self.task = self.services.catalogue.task(last.task_id)
+        self.agent = self.services.catalogue.agent(self.task.agent)
+        self.asked = answering.back_to_request(turn)
+        self.context = answering.project_context(turn.project, turn.conversation)
+        chosen = Chosen(self.task, _again(self.task, last, timer), last.request)
+        self.sides = [self._side(name, chosen) for name in self.names]
+
+    def run(self) -> Generator[Any, None, ActionResult]:
+        """Run both (a Ctrl-C cancels both), save them, and return the question to ask."""
+        turn, language = self.turn, self.turn.language
+        first, second = (self.services.adapters[n].display_name for n in self.names)
+        yield ActionDone(
+            action="conversation.compare",
+            message=say("compare_running", language, first=first, second=second),
+        )
+        run_both(self.sides, turn.prefs.settings, self.services.environ)
+        assert turn.project is not None and turn.conversation.last is not None
+        user_turn = self.asked or save_request(
+            self.services.memory,
+            turn.project,
+            turn.conversation.last.request,
+            self.task,
+            self.agent,
+            self.names[0],
+            turn.conversation.node,
+        )
+        for side in self.sides:
+            self._save(side, user_turn)
+        return self._question()
+
+    def _side(self, name: str, chosen: Chosen) -> Side:
+        spec = self.services.adapters[name]
+        prefs = replace(self.turn.prefs, provider=name)
+        inputs = RequestInputs(
+            chosen.request_text, chosen, self.agent, self.context, prefs, spec, []
+        )
+        return Side(spec, build_request(self.services.knowledge, inputs))
+
+    def _save(self, side: Side, user_turn: int) -> None:
+        turn = self.turn
+        assert side.stream is not None and turn.project is not None
+        side.validation = validate_answer(
+            side.stream.text,
+            self.task,
+            turn.language,
+            side.request.loaded,
+            project_terms(self.context),
+            offline=side.request.offline,
+        )
+        memory = self.services.memory
+        with memory.transaction():
+            side.turn_id = save_answer(
+                memory,
+                turn.project,
+                self.task,
+                self.agent,
+                side.stream,
+                side.validation,
+                user_turn,
+                side.request.built.tier,
+                side.request.built.tier_reason,
+                turn.prefs.settings.keyframe_every,
+            )
+
+    def _question(self) -> ActionResult:
+        language = self.turn.language
+        blocks = []
+        for number, side in enumerate(self.sides, 1):
+            assert side.stream is not None
+            heading = say(
+                "compare_answer", language, number=number, provider=self.names[number - 1]
+            )
+            blocks.append(f"{heading}\n\n{side.stream.text.strip()}\n\n{footer(side)}")
+        question = say("compare_question", language)
+        answers = [side.turn_id or 0 for side in self.sides]
+        data = {
+            "answers": answers,
+            "providers": self.names,
+            "texts": [side.stream.text for side in self.sides if side.stream is not None],
+            "footers": [footer(side) for side in self.sides],
+            "question": question,
+        }
+        done = ActionDone(
+            action="conversation.compare",
+            message="\n\n".join([*blocks, question]),
+            data=data,
+            asks=question,
+            needs_confirmation=True,
+        )
+        pending = CompareChoice(
+            language="es" if language == "es" else "en",
+            question=question,
+            answers=answers,
+            providers=self.names,
+            task_name=self.task.name.get(language),
+        )
+        return ActionResult(done, pending)
+
+
+def _again(task: Task, last: LastAnswer, timer: Timer) -> TaskMatched:
+    return TaskMatched(
+        step=3,
+        ms=timer.lap("task"),
+        task_id=task.id,
+        name=task.name.en,
+        score=last.score or 0.0,
+        band=last.band or "HIGH",
+        reason="compare",
+    )

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from design_agent.core.models import Task
     from design_agent.core.settings import Settings
     from design_agent.memory.models import Project, ProjectContext
-    from design_agent.understanding.conversation import ConversationState
+    from design_agent.understanding.conversation import ConversationState, Pending
 
 RECENT_TURNS = 10
 
@@ -79,6 +79,8 @@ class TurnState:
     context: ProjectContext | None
     prefs: Preferences
     conversation: ConversationState
+    # The question the message did not answer, to put again after the reply (questions.py).
+    interrupted: Pending | None = None
 
     @property
     def language(self) -> str:

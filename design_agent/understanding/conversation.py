@@ -41,6 +41,12 @@ class _Pending(BaseModel):
     # Asked a second time already: the next message that is not an answer drops it.
     reasked: bool = False
 
+    @property
+    def choices(self) -> int | None:
+        """How the reply reader reads its answer: the number of numbered options, 0 for a
+        yes/no question, None for a question answered in the person's own words."""
+        return 0
+
 
 class MethodChoice(_Pending):
     """ "Which of these methods did you mean?" with numbered options."""
@@ -48,6 +54,10 @@ class MethodChoice(_Pending):
     kind: Literal["choice"] = "choice"
     message: str
     options: list[str]
+
+    @property
+    def choices(self) -> int | None:
+        return len(self.options)
 
 
 class ConfirmDelete(_Pending):
@@ -69,6 +79,20 @@ class ConfirmSwitch(_Pending):
     name: str
 
 
+class ProjectChoice(_Pending):
+    """ "Which project did you mean? 1. Acme Admin Portal 2. Acme Mobile" after a name that
+    fits several; `then` is what to do with it (switch to it, delete it...)."""
+
+    kind: Literal["project_choice"] = "project_choice"
+    project_ids: list[str] = Field(min_length=2, max_length=9)
+    names: list[str]
+    then: Literal["switch"] = "switch"
+
+    @property
+    def choices(self) -> int | None:
+        return len(self.project_ids)
+
+
 class ConfirmGoto(_Pending):
     """ "Go back to turn N?" after "go back to before we chose X"."""
 
@@ -85,12 +109,20 @@ class CompareChoice(_Pending):
     providers: list[str]
     task_name: str
 
+    @property
+    def choices(self) -> int | None:
+        return len(self.answers)
+
 
 class ProjectNameNeeded(_Pending):
     """ "What should the new project be called?" """
 
     kind: Literal["project_name"] = "project_name"
     description: str | None = None
+
+    @property
+    def choices(self) -> int | None:
+        return None
 
 
 class Interview(_Pending):
@@ -99,6 +131,10 @@ class Interview(_Pending):
     kind: Literal["interview"] = "interview"
     project_id: str
     index: int = Field(default=0, ge=0, le=2)
+
+    @property
+    def choices(self) -> int | None:
+        return None
 
 
 class ProposedDecision(BaseModel):
@@ -116,6 +152,10 @@ class DecisionProposal(_Pending):
     turn_id: int | None = None
     task_id: str | None = None
 
+    @property
+    def choices(self) -> int | None:
+        return len(self.decisions)
+
 
 class BudgetConfirm(_Pending):
     """ "This project has spent its monthly budget: run this request anyway?" (budget.py).
@@ -132,6 +172,7 @@ Pending = Annotated[
     MethodChoice
     | ConfirmDelete
     | ConfirmSwitch
+    | ProjectChoice
     | ConfirmGoto
     | CompareChoice
     | ProjectNameNeeded

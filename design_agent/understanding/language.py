@@ -68,15 +68,21 @@ STOP_WORDS: dict[str, frozenset[str]] = {"en": STOP_WORDS_EN, "es": STOP_WORDS_E
 UNSTEMMED = frozenset({"persona", "personas"})
 
 # Words that only one of the two languages uses, beyond the shared stop words.
+# Command verbs count too: "cambia a admin" is Spanish, "switch to admin" English.
 _ONLY_EN = (STOP_WORDS_EN - STOP_WORDS_ES) | word_list(
-    "want need help write build create review team users customers"
+    """want need help write build create review team users customers switch delete remove
+    rename show list make give tell go back keep save forget thanks thank please shorter
+    longer"""
 )
 _ONLY_ES = (STOP_WORDS_ES - STOP_WORDS_EN) | word_list(
-    "usuarios usuario equipo diseno clientes proyecto quiero necesito crear hacer"
+    """usuarios usuario equipo diseno clientes proyecto quiero necesito crear hacer cambia
+    cambiame cambiemos pasa pasate borra borrar elimina renombra muestra muestrame ensename
+    dame dime crea creame haz hazme guarda olvida vuelve volvamos corto largo proyectos
+    gracias porfa"""
 )
 _SPANISH_CHARACTERS = re.compile(r"[ñ¿¡áéíóú]")
 _SPANISH_ENDINGS = ("cion", "ciones", "dad", "mente", "amos", "emos", "imos")
-_ENGLISH_ENDINGS = ("ing", "tion", "ly", "ness")
+_ENGLISH_ENDINGS = ("ing", "tion", "ly", "ness", "ity", "ities")
 
 
 def detect_language(text: str) -> Language:
@@ -84,6 +90,12 @@ def detect_language(text: str) -> Language:
 
     Short messages carry few signals, so every one counts; a tie is English.
     """
+    return language_signal(text)[0]
+
+
+def language_signal(text: str) -> tuple[Language, float]:
+    """The language `text` is in, and how much its own words say so (0: no sign of either:
+    "ok", "2", "acme.pdf", "plan"; such a message keeps the conversation's language)."""
     lowered = text.lower()
     score = 2.0 * len(_SPANISH_CHARACTERS.findall(lowered))
     for word in split_words(normalize(lowered)):
@@ -95,7 +107,7 @@ def detect_language(text: str) -> Language:
             score += 0.5
         elif len(word) > 4 and word.endswith(_ENGLISH_ENDINGS):
             score -= 0.5
-    return "es" if score > 0 else "en"
+    return ("es" if score > 0 else "en"), abs(score)
 
 
 def keywords_of(text: str, language: str) -> list[str]:

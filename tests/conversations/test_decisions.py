@@ -12,7 +12,7 @@ def test_decisions_said_three_ways_are_stored_with_their_reasons(talk: Conversat
         "We decided to start with email reminders because accountants live in their inbox",
         reply="Recorded in 'Ledgerly': start with email reminders. Why: accountants live in",
         action="decisions.record",
-        pending=None,
+        pending="interview",
         decisions=["start with email reminders"],
     )
     talk(
@@ -42,7 +42,7 @@ def test_a_decision_interrupts_a_question_and_a_recall_finds_nothing(talk: Conve
     talk("create project Acme Admin Portal", reply="Who are the users", pending="interview")
     talk("switch to acme", reply="Did you mean", pending="confirm_switch")
     talk(
-        "we agreed to keep the sidebar because admins use it daily", reply="Recorded", pending=None
+        "we agreed to keep the sidebar because admins use it daily", reply="Recorded", pending="confirm_switch"
     )
     talk("why did we choose moderated testing?", reply="I found no recorded decision", pending=None)
     talk("what have we decided so far?", reply="keep the sidebar", pending=None)
@@ -55,7 +55,7 @@ def test_decisiones_dichas_en_espanol(talk: Conversation) -> None:
     talk(
         "decidimos usar WhatsApp porque los clientes lo usan a diario",
         reply="Registrado en 'Cobros': usar WhatsApp. Por qué: los clientes lo usan a diario",
-        pending=None,
+        pending="interview",
         language="es",
         decisions=["usar WhatsApp"],
     )
@@ -93,7 +93,7 @@ def test_una_decision_en_mitad_de_la_entrevista(talk: Conversation) -> None:
     talk(
         "anota una decisión: reservas sin registro porque la mitad abandona",
         reply="Registrado en 'Reservas': reservas sin registro",
-        pending=None,
+        pending="interview",
     )
     talk("muéstrame las decisiones", reply="reservas sin registro", pending=None, language="es")
     talk("¿por qué elegimos el test moderado?", reply="No encuentro ninguna decisión", pending=None)
@@ -106,7 +106,7 @@ def test_las_decisiones_sobreviven_a_un_reinicio(talk: Conversation) -> None:
     talk(
         "decidimos recordar las citas por SMS porque nadie abre el correo",
         reply="Registrado en 'Citas': recordar las citas por SMS",
-        pending=None,
+        pending="interview",
     )
     talk.restart()
     talk(

@@ -12,7 +12,7 @@ COMPETITORS = "who are our competitors and how do they handle reminders"
 def test_a_new_question_is_a_new_method_and_a_follow_up_is_not(talk: Conversation) -> None:
     """After a test plan, the designer asks about competitors, then widens that answer."""
     talk("create project Ledgerly", reply="Who are the users", pending="interview")
-    talk(USABILITY, reply="Usability test plan", task="usability_test_plan", pending=None)
+    talk(USABILITY, reply="Usability test plan", task="usability_test_plan", pending="interview")
     talk(COMPETITORS, reply="Competitive analysis", task="competitive_analysis", pending=None)
     talk(
         "make it cover the mobile app too",
@@ -30,7 +30,7 @@ def test_un_seguimiento_mantiene_el_metodo(talk: Conversation) -> None:
         "planifica un test de usabilidad del registro",
         reply="Plan de prueba de usabilidad",
         task="usability_test_plan",
-        pending=None,
+        pending="interview",
         language="es",
     )
     talk(
@@ -54,7 +54,7 @@ def test_something_similar_in_another_project(talk: Conversation) -> None:
     talk(
         "we decided to send reminders by email because accountants live in their inbox",
         reply="Recorded",
-        pending=None,
+        pending="interview",
     )
     talk(COMPETITORS, reply="Competitive analysis", pending=None)
     talk("create project Cobros", reply="Who are the users of Cobros?", pending="interview")
@@ -89,7 +89,7 @@ def test_algo_parecido_en_otro_proyecto(talk: Conversation) -> None:
     talk(
         "decidimos enviar recordatorios por correo porque los contables viven en su bandeja",
         reply="Registrado",
-        pending=None,
+        pending="interview",
     )
     talk("haz un análisis de la competencia", reply="Análisis competitivo", pending=None)
     talk("crea el proyecto Cobros", reply="usuarios de Cobros", pending="interview")
@@ -127,7 +127,7 @@ def test_un_metodo_nuevo_no_es_un_seguimiento(talk: Conversation) -> None:
         "haz un mapa de recorrido del cliente",
         reply="Mapa de viaje",
         task="journey_mapping",
-        pending=None,
+        pending="interview",
     )
     talk(
         "ahora crea personas de usuario para la app",

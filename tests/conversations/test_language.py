@@ -34,12 +34,15 @@ def test_una_conversacion_en_espanol_recibe_respuestas_en_espanol(talk: Conversa
     talk("gracias", reply="De nada", pending=None, language="es")
 
 
-def test_a_short_reply_keeps_its_questions_language(talk: Conversation) -> None:
-    """An English question answered "sí" gets English; a Spanish one answered "ok", Spanish."""
+def test_a_reply_is_answered_in_its_own_language_and_ok_keeps_the_conversations(
+    talk: Conversation,
+) -> None:
+    """An English question answered "sí" is answered in Spanish (the reply says its language);
+    a Spanish one answered "ok", which says none, stays Spanish."""
     talk("create project Acme", reply="Who are the users of Acme?", pending="interview")
     talk("create project Scratch", reply="Who are the users", pending="interview", language="en")
     talk("delete this project", reply="Type 'yes' to delete it.", pending="confirm_delete")
-    talk("sí", reply="Deleted 'Scratch'", pending=None, project=None, language="en")
+    talk("sí", reply="He borrado 'Scratch'", pending=None, project=None, language="es")
     talk("cambia al proyecto Acme", reply="Ahora estás en 'Acme'", pending=None, language="es")
     talk("borra este proyecto", reply="Escribe 'sí' para borrarlo.", pending="confirm_delete")
     talk("ok", reply="He borrado 'Acme'", pending=None, project=None, language="es")
@@ -61,7 +64,7 @@ def test_an_english_conversation_stays_in_english(talk: Conversation) -> None:
 def test_spanish_mid_conversation_is_answered_in_spanish(talk: Conversation) -> None:
     """An English conversation; a colleague takes the keyboard and writes in Spanish."""
     talk("create project Ledgerly", reply="Who are the users", pending="interview")
-    talk("plan a usability test for the new checkout", reply="Offline answer", pending=None)
+    talk("plan a usability test for the new checkout", reply="Offline answer", pending="interview")
     talk("¿qué hemos decidido?", reply="Aún no hay decisiones en 'Ledgerly'", pending=None)
     talk(
         "haz un mapa de recorrido del cliente",
