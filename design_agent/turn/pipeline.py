@@ -696,7 +696,7 @@ class Pipeline:
             message = say("default_project", turn.language, name=project.name)
             yield ActionDone(action="projects.create", message=message, data={"name": project.name})
         resolution = self._resolution(turn.prefs)
-        chosen = self.chooser.choose(turn.request.message, turn, timer, resolution.spec)
+        chosen = yield from self.chooser.choose(turn.request.message, turn, timer, resolution.spec)
         yield chosen.event
         if chosen.task is None:
             yield from self._save_question(turn, chosen, timer)
