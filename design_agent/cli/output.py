@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from design_agent.cli.render import MarkdownStream
+    from design_agent.cli.status_line import StatusLine
 
 
 @cache
@@ -62,6 +63,12 @@ class Screen:
         from design_agent.cli.render import MarkdownStream
 
         return MarkdownStream(self.console)
+
+    def status_line(self, label: str, hint: str = "") -> StatusLine:
+        """A one-line status with a spinner, shown until stopped (nothing off a terminal)."""
+        from design_agent.cli.status_line import StatusLine
+
+        return StatusLine(self.console, label, hint)
 
 
 def echo(text: str, err: bool = False) -> None:

@@ -5,7 +5,8 @@ line; `events` prints every event as a JSON line as it happens; `json` prints
 one object at the end. In text mode every string is cleaned of terminal
 escapes first (`clean_text`): the answer, its questions and proposed
 decisions, and names and snippets in action messages all came from a model,
-a file or an import.
+a file or an import; and a wait on a model's side call (`Working`) is a
+one-line status on a terminal, erased by the next event.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from design_agent.core.events import (
     QuestionAsked,
     TaskMatched,
     TurnFinished,
+    Working,
 )
 from design_agent.core.messages import say
 from design_agent.core.stdio import output_closed
@@ -33,6 +35,8 @@ from design_agent.providers.events import TextDelta
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from design_agent.cli.status_line import StatusLine
 
 Mode = Literal["text", "events", "json", "gone"]
 
@@ -44,6 +48,7 @@ class TurnView:
         self.mode = mode
         self.screen = screen or _own_screen()  # this process's, or a server client's
         self.stream: MarkdownStream | None = None
+        self.status: StatusLine | None = None  # a wait announced by `Working`
         self.after: list[str] = []
         self.finished: TurnFinished | None = None
         self.matched: TaskMatched | None = None
@@ -62,9 +67,11 @@ class TurnView:
         if self.mode == "events":
             self.screen.line(event.model_dump_json())
         elif self.mode == "text":
+            self._stop_status()  # any event ends the wait: WorkDone, or whatever came next
             self._show_text(event)
 
     def close(self) -> None:
+        self._stop_status()  # even when the output is gone: its redraw thread must end
         _unless_gone(self, self._close)
 
     def _close(self) -> None:
@@ -102,9 +109,17 @@ class TurnView:
             self._print("\n".join(lines))
         elif isinstance(event, ProviderFallback):  # the fallback chain moved on (fallback.py)
             self._print(event.message, style="dim")
+        elif isinstance(event, Working):
+            self._end_stream()
+            self.status = self.screen.status_line(event.label, say("work_hint", self.language))
 
     def _print(self, text: str, style: str | None = None) -> None:
         _print(text, style, self.screen)
+
+    def _stop_status(self) -> None:
+        status, self.status = self.status, None
+        if status is not None:
+            status.stop()
 
     def _end_stream(self) -> None:
         if self.stream is not None:

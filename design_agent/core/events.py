@@ -1,7 +1,10 @@
 """The events one turn yields: the shell renders them, `ask --events` prints them as JSON lines.
 
 Each pipeline step emits one event with its timing in milliseconds. Provider
-events (tier, text, usage) pass through between steps 6 and 7.
+events (tier, text, usage) pass through between steps 6 and 7. A step that
+waits on a model's side call (the fast tier choosing the method) announces
+the wait with `Working` and its end with `WorkDone` (providers/side_call.py),
+so no view is left blank meanwhile.
 """
 
 from __future__ import annotations
@@ -141,6 +144,33 @@ class ProviderFallback(PipelineEvent):
     reason: Literal["not_installed", "not_logged_in", "rate_limited", "quota_exhausted"]
     detail: str = ""
     message: str
+
+
+# What a blocking side call to a model is doing: its own field (`kind` names the event).
+WorkKind = Literal["choosing_method", "reading_reply"]
+
+
+class Working(PipelineEvent):
+    """The turn waits on a blocking side call to a model (the fast tier choosing the method,
+    reading a reply): views show `label` as a status line until the next event. Without it
+    the screen stays blank for up to `timeout` seconds and the wait looks like a hang."""
+
+    kind: Literal["working"] = "working"
+    work: WorkKind
+    label: str  # in the turn's language, for views that have no words of their own
+    provider: str | None = None  # the display name of the CLI being asked
+    timeout: float | None = None  # seconds: the call gives up after this (then a default)
+
+
+class WorkDone(PipelineEvent):
+    """The side call `Working` announced is over: `done` whatever it answered (a failure
+    falls back to the deterministic decision), `cancelled` when the turn was cancelled
+    during it (the turn then ends as cancelled)."""
+
+    kind: Literal["work_done"] = "work_done"
+    work: WorkKind
+    ms: float
+    status: Literal["done", "cancelled"] = "done"
 
 
 class TurnFinished(PipelineEvent):

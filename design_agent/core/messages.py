@@ -447,6 +447,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Eso no elige ninguno. Responde con un número o describe lo que necesitas:",
     ),
     "chosen_by_model": ("chosen by {provider}", "elegido por {provider}"),
+    # -- a side call to a model the turn waits on (providers/side_call.py) -------------------
+    "work_choosing_method": ("choosing the method…", "eligiendo el método…"),
+    "work_reading_reply": ("reading your reply…", "leyendo tu respuesta…"),
+    "work_hint": ("Ctrl-C cancels", "Ctrl-C cancela"),
+    "work_cancelled": (
+        "stopped while {doing}; nothing was answered or saved (send the message again to retry)",
+        "detenido mientras {doing}; no se respondió ni se guardó nada (envía el mensaje de "
+        "nuevo para reintentar)",
+    ),
+    "work_doing_choosing_method": ("choosing the method", "se elegía el método"),
+    "work_doing_reading_reply": ("reading your reply", "se leía tu respuesta"),
     "assumed": (
         "the request is about {task}; no further details were given",
         "la petición trata de {task}; no se dieron más detalles",

@@ -16,6 +16,7 @@ Modules, from data to effects:
     scratch.py   each run's private scratch folder; the ones killed runs left are removed
     classify.py  failures -> typed errors with what to do next
     runner.py    start(spec, request, settings) -> a run to iterate and cancel
+    side_call.py a blocking side call to a model, announced as Working / WorkDone events
     offline.py   the built-in provider that answers without any AI CLI
     doctor.py    version and login probes behind `providers list/doctor`
 """

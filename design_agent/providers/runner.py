@@ -125,6 +125,13 @@ class RunGroup:
 _SCOPE = threading.local()
 
 
+def scope_cancelled() -> bool:
+    """Whether the run group in scope on this thread was cancelled: the turn was (Ctrl-C, a
+    cancel from the web page), as opposed to one run that timed out or failed."""
+    group: RunGroup | None = getattr(_SCOPE, "group", None)
+    return group is not None and group.cancelled
+
+
 class CliRun(BaseRun):
     """A request answered by an AI CLI subprocess."""
 

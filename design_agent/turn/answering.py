@@ -109,7 +109,7 @@ class Answering:
         """Choose the method (or ask which) and answer with it."""
         yield from self._ensure_project(turn)
         resolution = self.resolution(turn.prefs)
-        chosen = self.chooser.choose(turn.request.message, turn, timer, resolution.spec)
+        chosen = yield from self.chooser.choose(turn.request.message, turn, timer, resolution.spec)
         yield chosen.event
         if chosen.task is None:
             yield from self._save_question(turn, chosen, timer)

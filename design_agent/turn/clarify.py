@@ -6,15 +6,21 @@ wins. Below HIGH, a real AI CLI's fast tier may choose among the top
 candidates (one strict JSON reply, a short timeout); otherwise MEDIUM
 proceeds naming the alternates and LOW asks a numbered choice, at most
 twice in a row before going ahead with the assumptions stated.
+
+Choosing is a generator of the turn's events (`chosen = yield from
+chooser.choose(...)`): a wait on the model is announced as it starts and ends
+(providers/side_call.py), and a cancel during it ends the turn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from design_agent.core.events import ChoiceNeeded, TaskMatched, TaskOption
+from design_agent.core.events import ChoiceNeeded, TaskMatched, TaskOption, WorkDone, Working
 from design_agent.core.messages import say
+from design_agent.providers.side_call import side_call
 from design_agent.turn.types import Chosen, Timer, TurnState
 from design_agent.understanding.conversation import MethodChoice
 from design_agent.understanding.follow_up import weigh
@@ -24,11 +30,19 @@ if TYPE_CHECKING:
     from design_agent.core.models import Task
     from design_agent.providers.spec import AdapterSpec
     from design_agent.turn.session import Services
+    from design_agent.understanding.model_choice import ModelChoice
 
 MAX_CLARIFYING = 2
+# Seconds the fast model may take to choose the method before the deterministic choice.
+MODEL_CHOICE_TIMEOUT = 12.0
 # A follow-up refers to an answer given in this conversation, not days ago.
 FOLLOW_UP_WINDOW = timedelta(hours=12)
 STARTERS = ("journey_mapping", "usability_test_plan", "personas", "prioritization")
+
+
+# What choosing yields while it runs (the announced waits on a model), then returns.
+Choosing = Generator[Working | WorkDone, None, Chosen]
+ModelChoosing = Generator[Working | WorkDone, None, Chosen | None]
 
 
 class TaskChooser:
@@ -40,13 +54,13 @@ class TaskChooser:
 
     def choose(
         self, message: str, turn: TurnState, timer: Timer, spec: AdapterSpec | None = None
-    ) -> Chosen:
+    ) -> Choosing:
         """The method for `message`, or a numbered question (a reply to an open question was
-        read before: turn/pipeline.py)."""
+        read before: turn/pipeline.py); yields the events of a wait on the model, if asked."""
         state = turn.conversation
         recent = [state.last.task_id] if state.last else []
         result = self.services.matcher.match(message, recent_task_ids=recent)
-        return self._decide(message, result, turn, timer, spec)
+        return (yield from self._decide(message, result, turn, timer, spec))
 
     # -- deciding ----------------------------------------------------------------------------
 
@@ -57,7 +71,7 @@ class TaskChooser:
         turn: TurnState,
         timer: Timer,
         spec: AdapterSpec | None,
-    ) -> Chosen:
+    ) -> Choosing:
         best = result.best
         follow_up = self._follow_up(message, result, turn)
         if follow_up is not None:
@@ -66,7 +80,7 @@ class TaskChooser:
             return Chosen(follow_up, matched, message)
         if best is not None and best.band == "HIGH" and not result.ambiguous:
             return self._proceed(message, best, result, turn, timer)
-        by_model = self._model_choice(message, result, turn, timer, spec)
+        by_model = yield from self._model_choice(message, result, turn, timer, spec)
         if by_model is not None:
             return by_model
         if best is not None and not result.needs_choice:
@@ -107,21 +121,16 @@ class TaskChooser:
         turn: TurnState,
         timer: Timer,
         spec: AdapterSpec | None,
-    ) -> Chosen | None:
+    ) -> ModelChoosing:
         if spec is None or spec.is_offline or not result.candidates:
             return None
-        from design_agent.understanding.model_choice import choose_with_model
-
         candidates = self._candidates(result)
-        settings = turn.prefs.settings
-        choice = choose_with_model(
-            message,
-            candidates,
-            self.catalogue,
-            spec,
-            settings,
-            self.services.environ,
+        choice = yield from side_call(
+            "choosing_method",
             turn.language,
+            lambda: self._ask_model(message, candidates, spec, turn),
+            spec.display_name,
+            MODEL_CHOICE_TIMEOUT,
         )
         if choice is None or choice.task_id is None:
             return None
@@ -131,6 +140,24 @@ class TaskChooser:
         band = next((c.band for c in candidates if c.task_id == task.id), "LOW")
         reason = say("chosen_by_model", turn.language, provider=spec.display_name)
         return Chosen(task, self._matched(task, score, band, timer, reason), message)
+
+    def _ask_model(
+        self, message: str, candidates: list[TaskScore], spec: AdapterSpec, turn: TurnState
+    ) -> ModelChoice | None:
+        """The fast model's choice among `candidates` (blocking, at most the timeout)."""
+        from design_agent.understanding.model_choice import choose_with_model
+
+        settings, environ = turn.prefs.settings, self.services.environ
+        return choose_with_model(
+            message,
+            candidates,
+            self.catalogue,
+            spec,
+            settings,
+            environ,
+            turn.language,
+            MODEL_CHOICE_TIMEOUT,
+        )
 
     def _clarify(self, message: str, result: MatchResult, turn: TurnState, timer: Timer) -> Chosen:
         state = turn.conversation

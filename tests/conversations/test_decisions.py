@@ -42,7 +42,9 @@ def test_a_decision_interrupts_a_question_and_a_recall_finds_nothing(talk: Conve
     talk("create project Acme Admin Portal", reply="Who are the users", pending="interview")
     talk("switch to acme", reply="Did you mean", pending="confirm_switch")
     talk(
-        "we agreed to keep the sidebar because admins use it daily", reply="Recorded", pending="confirm_switch"
+        "we agreed to keep the sidebar because admins use it daily",
+        reply="Recorded",
+        pending="confirm_switch",
     )
     talk("why did we choose moderated testing?", reply="I found no recorded decision", pending=None)
     talk("what have we decided so far?", reply="keep the sidebar", pending=None)

@@ -13,7 +13,11 @@ from design_agent.core.errors import NotFoundError, UsageError
 def test_deleting_a_project_by_name_shows_what_it_removes(talk: Conversation) -> None:
     """From Ledgerly, the designer deletes the old Acme project and its history."""
     talk("create project Acme", reply="Who are the users of Acme?", pending="interview")
-    talk("we decided to drop the wizard because nobody finished it", reply="Recorded", pending="interview")
+    talk(
+        "we decided to drop the wizard because nobody finished it",
+        reply="Recorded",
+        pending="interview",
+    )
     talk("plan a usability test for the new checkout", reply="Usability test plan", pending=None)
     talk("create project Ledgerly", reply="Who are the users", pending="interview")
     talk(
@@ -82,7 +86,9 @@ def test_borrar_un_proyecto_por_su_nombre(talk: Conversation) -> None:
     """From another project, the person deletes Acme in Spanish and checks the list."""
     talk("crea el proyecto Acme", reply="¿Quiénes son los usuarios de Acme?", pending="interview")
     talk(
-        "decidimos quitar el asistente porque nadie lo terminaba", reply="Registrado", pending="interview"
+        "decidimos quitar el asistente porque nadie lo terminaba",
+        reply="Registrado",
+        pending="interview",
     )
     talk("crea el proyecto Cobros", reply="He creado el proyecto 'Cobros'", pending="interview")
     talk(

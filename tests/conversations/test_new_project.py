@@ -16,7 +16,9 @@ def test_the_interview_does_not_swallow_a_request(talk: Conversation) -> None:
         project="Ledgerly",
     )
     assert talk.metadata() == {"description": "B2B invoicing app"}
-    talk("what projects do I have?", reply="* Ledgerly", action="projects.list", pending="interview")
+    talk(
+        "what projects do I have?", reply="* Ledgerly", action="projects.list", pending="interview"
+    )
     talk("can you plan a usability test?", reply="Usability test plan", pending=None, task=ANY_TASK)
     assert talk.metadata() == {"description": "B2B invoicing app"}, "nothing taken as an answer"
 
@@ -48,7 +50,11 @@ def test_every_way_of_naming_a_new_project(talk: Conversation) -> None:
     talk("let's start another project, Vega", reply="project 'Vega'", pending="interview")
     talk('new project "Nova Bank"', reply="users of Nova Bank?", pending="interview")
     talk("I want a new project for a grocery app", reply="be called?", pending="project_name")
-    talk("plan a usability test for the new checkout", reply="Usability test plan", pending="project_name")
+    talk(
+        "plan a usability test for the new checkout",
+        reply="Usability test plan",
+        pending="project_name",
+    )
     talk("I want a new project for a grocery app", reply="be called?", pending="project_name")
     talk('"Fresh Cart"', reply="project 'Fresh Cart'", pending="interview", project="Fresh Cart")
     assert talk.project_names() == ["Atlas", "Fresh Cart", "Nova Bank", "Orion", "Vega"]

@@ -43,9 +43,10 @@ class Server:
     process: subprocess.Popen[str]
 
 
-def start_server(root: Path, cache: Path) -> Server:
+def start_server(root: Path, cache: Path, extra: dict[str, str] | None = None) -> Server:
     """`design-agent serve` on a free port, with the fake claude as its provider (and the
-    run's shared catalogue cache, as every home of the suite has it)."""
+    run's shared catalogue cache, as every home of the suite has it); `extra` adds to the
+    server's environment (FAKE_SEQUENCE: the fake's runs in turn)."""
     home = root / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DESIGN_AGENT_", "FAKE_"))}
     env.update(
@@ -55,6 +56,7 @@ def start_server(root: Path, cache: Path) -> Server:
         FAKE_RECORDING=recording("web_claude_hostile"),
         FAKE_DELAY="0.06",
     )
+    env.update(extra or {})
     env[CACHE_ENV] = str(cache)
     set_setting(HomeLayout(home), "provider", "claude")  # as `config set provider claude`
     process = subprocess.Popen(

@@ -13,7 +13,7 @@
   var EVENT_KINDS = [
     "preferences", "context", "intent", "task", "choice", "persona", "guides", "prompt",
     "decision_proposed", "question", "validation", "saved", "action", "finished", "tier",
-    "text", "usage", "failure", "done", "end",
+    "text", "usage", "failure", "done", "working", "work_done", "end",
   ];
   var state = {
     projects: [], projectId: null, language: "en", turn: null, providers: [], provider: null,
@@ -279,7 +279,7 @@
     var view = {
       root: root, status: make("div", "msg-status"), body: make("div", "markdown"),
       notes: make("div", "notes"), footer: make("div", "footer"), text: "", matched: null,
-      timer: null, seq: 0, renders: 0,
+      timer: null, seq: 0, renders: 0, working: null,
     };
     root.append(view.status, view.body, view.notes, view.footer);
     appendToLog(root);
@@ -377,8 +377,31 @@
   }
 
   function handle(view, kind, data) {
+    // A wait on the model (`working`) lasts until the next event, whatever it is.
+    if (kind !== "working") stopWorking(view);
     var handler = HANDLERS[kind];
     if (handler) handler(view, data);
+  }
+
+  /* The status line of a wait on a model's side call (choosing the method, reading a
+   * reply): the page's own words for a known kind of wait, else the server's label. */
+  function showWorking(view, data) {
+    stopWorking(view);
+    var line = make("div", "msg-working");
+    line.setAttribute("role", "status");
+    line.setAttribute("data-work", data.work || "");
+    var spinner = make("span", "spinner");
+    spinner.setAttribute("aria-hidden", "true");
+    line.append(spinner, make("span", "working-label",
+      t("work_" + data.work, {}, data.label || t("working"))));
+    view.working = line;
+    view.root.insertBefore(line, view.body);
+    scrollDown(false);
+  }
+
+  function stopWorking(view) {
+    if (view.working) view.working.remove();
+    view.working = null;
   }
 
   var HANDLERS = {
@@ -412,6 +435,7 @@
       $("message").focus();
     },
     choice: showChoice,
+    working: showWorking,
     decision_proposed: showProposal,
     failure: function (view, data) {
       note(view, data.message, "error");
@@ -467,6 +491,7 @@
   }
 
   function endTurn(view, data) {
+    stopWorking(view);
     var turn = state.turn;
     if (turn && turn.view === view) {
       turn.source.close();

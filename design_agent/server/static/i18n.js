@@ -64,6 +64,8 @@
       "Ya hay un turno en curso en este proyecto; espera o cancélalo.",
     ],
     working: ["Working…", "Trabajando…"],
+    work_choosing_method: ["Choosing the method…", "Eligiendo el método…"],
+    work_reading_reply: ["Reading your reply…", "Leyendo tu respuesta…"],
     question: ["? {question}", "? {question}"],
     proposed_decision: ["Proposed decision", "Decisión propuesta"],
     status_complete: ["Complete", "Completado"],
