@@ -159,12 +159,18 @@ def test_skipping_the_name_names_the_project_after_its_description(services: Ser
         "what methods do you know?",
         "¿qué proyectos tengo?",
         "I am not sure yet, I think it is mostly about the checkout flow for shops",
-        "no",
-        "cancel",
     ],
 )
 def test_a_reply_that_is_not_a_name_is_not_taken_as_one(services: Services, answer: str):
     assert reply(services, answer, ProjectNameNeeded()) is None
+    assert services.memory.list_projects() == []
+
+
+@pytest.mark.parametrize("answer", ["no", "cancel", "olvídalo"])
+def test_no_or_cancel_to_the_name_creates_nothing_and_says_so(services: Services, answer: str):
+    result = reply(services, answer, ProjectNameNeeded())
+    assert result is not None and result.pending is None
+    assert result.shown().message in ("OK, no new project for now.", "OK, dropped.")
     assert services.memory.list_projects() == []
 
 
@@ -593,10 +599,19 @@ def test_proposed_decisions_are_stored_when_the_user_says_which(
     assert len(contexts) == 1 and contexts.pop().startswith("Dashboard: ")
 
 
-@pytest.mark.parametrize("answer", ["4", "1 and 7", "maybe later", "write user stories"])
+@pytest.mark.parametrize("answer", ["maybe later", "write user stories"])
 def test_anything_else_is_not_an_answer_to_the_proposal(services: Services, answer: str):
     project_with(services.memory, "Dashboard")
     assert reply(services, answer, proposal()) is None
+    assert services.memory.list_decisions("dashboard") == []
+
+
+@pytest.mark.parametrize("answer", ["4", "the fourth one"])
+def test_a_number_past_the_proposals_asks_again_saving_nothing(services: Services, answer: str):
+    project_with(services.memory, "Dashboard")
+    result = reply(services, answer, proposal())
+    assert result is not None and result.pending is not None
+    assert result.shown().message.startswith("There is no number 4: there are 3 to choose from.")
     assert services.memory.list_decisions("dashboard") == []
 
 

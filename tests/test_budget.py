@@ -138,7 +138,13 @@ def test_offline_and_providers_without_a_cost_never_ask(talk: Conversation, tmp_
     talk(JOURNEY, reply=ANSWER, pending="decision_proposal")
     budget(talk, "0.0001")  # spent almost five times over
     set_setting(talk.services.home, "provider", "offline")
-    talk(TEST_PLAN, reply="Offline answer", not_reply=["Budget", "anyway"], pending=None)
+    # The proposal of the last answer is asked again after this one (turn/questions.py).
+    talk(
+        TEST_PLAN,
+        reply="Offline answer",
+        not_reply=["Budget", "anyway"],
+        pending="decision_proposal",
+    )
     talk.use("gemini", recording("run_gemini_stream"))
     said = talk(PERSONAS, reply=ANSWER, not_reply=["Budget", "anyway"], pending="decision_proposal")
     assert said.finished and said.finished.provider == "gemini"

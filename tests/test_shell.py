@@ -411,7 +411,7 @@ def test_delete_this_project_with_si(in_process, run_cli):
     new_project(child, "Atlas")
     new_project(child, "Beta")
     say(child, "delete this project", "Delete project 'Beta'")
-    say(child, "sí", "Deleted 'Beta'")
+    say(child, "sí", "He borrado 'Beta'")  # a reply in Spanish is answered in Spanish
     leave(child)
     assert [p["name"] for p in cli_json(run_cli, "projects", "list")] == ["Atlas"]
 

@@ -227,7 +227,7 @@ def test_how_much_have_i_spent_by_talking(worked: Conversation):
     said = worked(
         "how much have I spent?",
         reply="Usage of project 'Atlas'",
-        pending=None,
+        pending="decision_proposal",  # the last answer's proposal, asked again after this
         action="usage.show",
     )
     assert "(3 of 4 turns reported)" in said.reply and "not reported" in said.reply

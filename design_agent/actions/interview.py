@@ -17,24 +17,41 @@ from design_agent.core.messages import say
 from design_agent.core.text import fold
 from design_agent.memory.models import Project
 from design_agent.understanding.conversation import Interview
+from design_agent.understanding.follow_up import weigh
 from design_agent.understanding.replies import Reply
 
 QUESTIONS = ("users", "problem", "constraints")
+# The evidence of an edit of the last answer (follow_up.py) that makes a reply a request.
+EDIT_EVIDENCE = 2.5
 # A request names a method at least this well ("users drop off" names none).
 REQUEST_MIN_SCORE = 35.0
-# How a request or a question starts; an answer ("small-business owners") does not.
+_LEAD = (
+    r"(?:(?:please|por favor|ok|okay|so|now|and|also|then|next|actually|better|instead|first"
+    r"|vale|bueno|pues|mejor|primero|ahora|y|tambien|luego|despues|entonces)[,:]? )*"
+)
+# Said to design-agent: a request whatever it names ("help me with something").
+_ADDRESSED = re.compile(
+    _LEAD + r"(?:help me|help us|can you|could you|would you|give me|show me|tell me|let's"
+    r"|lets|ayudame|ayudanos|puedes|podrias|me ayudas|dame|muestrame|dime|hagamos|vamos a)\b"
+)
+# How a request or a question starts; an answer ("small-business owners") does not. "we
+# need ..." may also state the problem: a request only when it names a method.
 _REQUEST_FORM = re.compile(
-    r"(?:(?:please|por favor|ok|okay|so|now|and|also|then|next|actually|vale|bueno|pues"
-    r"|ahora|y|tambien|luego|despues|entonces)[,:]? )*"
-    r"(?:plan|make|design|create|draft|write|map|run|build"
+    _LEAD + r"(?:plan|make|design|create|draft|write|map|run|build"
     r"|sketch|prototype|prioriti[sz]e|analy[sz]e|audit|compare|outline|prepare|define"
-    r"|help me|help us|can you|could you|would you|i need|we need|i want|we want|i'd like"
-    r"|let's|lets|give me|show me|who|what|how|why|which|where|when|should|haz|hazme|crea"
+    r"|i need|we need|i want|we want|i'd like"
+    r"|who|what|how|why|which|where|when|should|haz|hazme|crea"
     r"|creame|disena|planifica|planea|prepara|escribe|redacta|dibuja|mapea|analiza|prioriza"
-    r"|compara|organiza|ayudame|ayudanos|necesito|necesitamos|quiero|queremos|puedes"
-    r"|podrias|me ayudas|dame|muestrame|vamos a|hagamos|como|cual|quien|por que|donde"
+    r"|compara|organiza|necesito|necesitamos|quiero|queremos|como|cual|quien|por que|donde"
     r"|cuando)\b"
 )
+
+
+def goes_on(text: str, ctx: ActionContext) -> bool:
+    """Whether `text` changes the last answer ("make it shorter", "hazlo para móvil")."""
+    last = ctx.state.last
+    task = ctx.services.catalogue.tasks.get(last.task_id) if last is not None else None
+    return task is not None and weigh(text, task, None, ctx.language).follow_up >= EDIT_EVIDENCE
 
 
 def first_question(project: Project, language: str) -> str:
@@ -69,8 +86,12 @@ def answer_interview(
 
 def is_request(text: str, ctx: ActionContext) -> bool:
     """Whether `text` asks for design work rather than answering a question: said as a
-    request or a question, and naming a method ("plan a usability test for ...")."""
-    if not _REQUEST_FORM.match(fold(text).strip(" ¿¡")):
+    request or a question, and naming a method ("plan a usability test for ..."), or an edit
+    of the last answer ("make it cover the mobile app too")."""
+    folded = fold(text).strip(" ¿¡")
+    if goes_on(text, ctx) or _ADDRESSED.match(folded):
+        return True
+    if not _REQUEST_FORM.match(folded):
         return False
     best = ctx.services.matcher.match(text).best
     return best is not None and best.score >= REQUEST_MIN_SCORE

@@ -39,8 +39,23 @@ ARTICLES = frozenset({"a", "an", "the", "our", "my", "un", "una", "el", "la", "l
 QUOTES = "\"'“”‘’«»`"
 # "call it Ledgerly", "se llama Ledgerly": the name is what follows.
 NAME_LEAD = re.compile(
-    r"^(?:(?:let'?s |lets )?call it|name it|it'?s called|it is called|the name is|"
-    r"ll[aá]malo|se llama|el nombre es)\s+",
+    r"^(?:(?:let'?s |lets )?call it|name it|it'?s called|it is called|it will be called|"
+    r"it'll be called|the name is|its name is|ll[aá]malo|ll[aá]male|p[oó]nle|se llama|"
+    r"se llamar[aá]|se va a llamar|va a llamarse|el nombre es|su nombre es|lo llamaremos)"
+    r"\s+",
+    re.IGNORECASE,
+)
+# After the name, what it is: "Brote, es una app de huertos urbanos", "Atlas - a CRM".
+NAME_AND_DESCRIPTION = re.compile(
+    r"^(?P<name>[^,;:()\n]{1,80}?)\s*(?:,|;|:|\s[-–—]\s|\()\s*"
+    r"(?:(?:it'?s|it is|which is|es|que es|será|sera)\s+)?(?P<description>.+?)\)?$",
+    re.IGNORECASE,
+)
+# A reply that says what the project is for, not what it is called.
+DESCRIPTION_START = re.compile(
+    r"^(?:for|para|about|sobre|an? (?:app|site|website|tool|platform|service|product)|"
+    r"una? (?:app|aplicaci[oó]n|web|herramienta|plataforma|servicio|producto|tienda)|"
+    r"it'?s (?:an? |for )|es (?:una? |para ))",
     re.IGNORECASE,
 )
 
@@ -93,12 +108,36 @@ def answer_name(
         return None
     if reply is not None and reply.kind in ("no", "cancel"):
         return ActionResult(ctx.done("projects.create", "create_dropped"))
-    name = None if reply is not None else name_in(message)
+    if reply is None and DESCRIPTION_START.match(message.strip()):
+        return _described(message.strip(" ."), pending, ctx)
+    named = None if reply is not None else name_and_description(message)
+    name, description = named if named is not None else (None, None)
     if name is None and reply is not None and reply.kind == "skip" and pending.description:
         name = name_from(pending.description)
     if name is None:
         return None
-    return create_named(name, pending.description, ctx)
+    return create_named(name, description or pending.description, ctx)
+
+
+def _described(description: str, pending: ProjectNameNeeded, ctx: ActionContext) -> ActionResult:
+    """What the project is for, given where its name was asked: kept, and the name asked."""
+    question = ctx.say("ask_name_again")
+    done = ActionDone(action="projects.create", message=question, asks=question)
+    kept = pending.model_copy(update={"description": description, "question": question})
+    return ActionResult(done, kept)
+
+
+def name_and_description(reply: str) -> tuple[str, str | None] | None:
+    """The name a reply gives, and what the project is, when it says so after the name
+    ("se llamará Brote, es una app de huertos urbanos"); None when it gives no name."""
+    text = NAME_LEAD.sub("", reply.strip()).strip()
+    split = NAME_AND_DESCRIPTION.match(text)
+    if split is not None and len(split.group("description").split()) >= 2:
+        name = name_in(split.group("name"))
+        if name is not None:
+            return name, split.group("description").strip(" .")
+    name = name_in(text)
+    return (name, None) if name is not None else None
 
 
 def name_from(description: str) -> str | None:
@@ -128,12 +167,15 @@ def name_in(reply: str) -> str | None:
 
 @action("projects", "switch", ProjectName)
 def switch(data: ProjectName, ctx: ActionContext) -> ActionResult:
-    """Switch to the project named; a guess asks first (ConfirmSwitch)."""
+    """Switch to the project named, or to the one whose name holds what was said ("admin");
+    several such projects are a numbered choice; a guess at a typo asks first."""
     found = ctx.services.memory.lookup_project(data.name)
     if found.exact is not None:
         return switch_to(found.exact, ctx)
     if found.candidates:
         return _which_project(data.name, found.candidates, ctx)
+    if found.suggestion is not None and found.by_part:
+        return switch_to(found.suggestion, ctx)  # "cambia a admin": one name holds it
     if found.suggestion is None:
         raise not_found(data.name, found.names, ctx)
     target = found.suggestion

@@ -309,6 +309,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "OK, no more questions about it. Tell me what you need.",
         "De acuerdo, no te pregunto más. Dime qué necesitas.",
     ),
+    "ask_name_again": (
+        "Got it. And what should the project be called?",
+        "Entendido. ¿Y cómo se llamará el proyecto?",
+    ),
     "create_dropped": (
         "OK, no new project for now.",
         "De acuerdo, de momento no creo ningún proyecto.",

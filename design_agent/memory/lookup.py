@@ -41,6 +41,8 @@ class ProjectLookup(BaseModel):
     asked: str
     exact: Project | None = None
     suggestion: Project | None = None
+    # The suggestion is the one project whose name holds what was typed as whole words.
+    by_part: bool = False
     candidates: list[Project] = []
     names: list[str]
 
@@ -59,7 +61,7 @@ def lookup(db: sqlite3.Connection, asked: str) -> ProjectLookup:
         return ProjectLookup(asked=asked, candidates=candidates, names=names)
     guess = (partial[0] if partial else _fuzzy(typed, listed)) if typed else None
     suggestion = None if guess is None else _project(guess)
-    return ProjectLookup(asked=asked, suggestion=suggestion, names=names)
+    return ProjectLookup(asked=asked, suggestion=suggestion, by_part=bool(partial), names=names)
 
 
 def _exact(db: sqlite3.Connection, asked: str) -> Project | None:

@@ -33,6 +33,7 @@ Reading = Literal["follow_up", "new_request"]
 _WORD = re.compile(r"[a-z0-9ñ]+(?:'[a-z]+)?")
 SHORT_WORDS = 6
 FRAGMENT_WORDS = 4
+EDIT_ALONE_WORDS = 10
 # How far after an edit verb the thing it edits may come ("add a line to it").
 EDIT_REACH = 6
 MAX_PHRASE = 4
@@ -69,8 +70,8 @@ def weigh(
     """The evidence that `message` goes on from an answer made with `last` against the
     evidence that it asks for another method, whose best band is `other_band` (None when
     the best method for the message is `last` itself, or there is none)."""
-    words = _WORD.findall(fold(message).replace("’", "'"))
     cues = _cues(lexicon())
+    words = _without_lead(_WORD.findall(fold(message).replace("’", "'")), cues)
     follow, reasons = _going_on(words, cues, last)
     new = BAND_WEIGHT.get(other_band or "", 0.0)
     if new:
@@ -81,11 +82,22 @@ def weigh(
     return Weighed(round(follow, 2), round(new, 2), tuple(reasons))
 
 
+def _without_lead(words: list[str], cues: _Cues) -> list[str]:
+    """The words after "ok, now", "y ahora", "vale": they neither continue nor ask."""
+    start = 0
+    while start < len(words) - 1 and words[start] in cues.leads:
+        start += 1
+    return words[start:]
+
+
 def _going_on(words: list[str], cues: _Cues, last: Task) -> tuple[float, list[str]]:
     follow, reasons = 0.0, []
     if _edit_of_answer(words, cues):
         follow += 2.5
         reasons.append("an edit of the answer")
+    elif words and words[0] in cues.edit_verbs and len(words) <= EDIT_ALONE_WORDS:
+        follow += 1.0  # "split the biggest one in two", "añade una pregunta sobre ..."
+        reasons.append("asks for a change")
     if _phrase_at(words, 0, cues.continuations):
         # "and the screener?", "y el guion?": a fragment that only makes sense after the answer
         fragment = len(words) <= FRAGMENT_WORDS
@@ -145,6 +157,7 @@ class _Cues:
     continuations: frozenset[str]
     adjustments: frozenset[str]
     request_openings: frozenset[str]
+    leads: frozenset[str]
 
 
 @cache
@@ -159,4 +172,5 @@ def _cues(words: Lexicon) -> _Cues:
         words.union("continuations"),
         words.union("adjustments"),
         words.union("request_openings"),
+        words.union("leads"),
     )

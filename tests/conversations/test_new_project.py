@@ -98,7 +98,7 @@ def test_la_entrevista_no_se_traga_una_peticion(talk: Conversation) -> None:
         language="es",
     )
     talk("saltar", reply="¿Qué problema les estás resolviendo?", pending="interview")
-    talk("¿qué proyectos tengo?", reply="Tus proyectos:\n* Tienda Café", pending=None)
+    talk("¿qué proyectos tengo?", reply="Tus proyectos:\n* Tienda Café", pending="interview")
     talk("haz un mapa de recorrido del cliente", reply="Mapa de viaje del cliente", pending=None)
     assert talk.metadata() == {}
 
@@ -118,7 +118,7 @@ def test_un_proyecto_sin_nombre_pregunta_el_nombre(talk: Conversation) -> None:
         "planifica un test de usabilidad del registro",
         reply="Plan de prueba de usabilidad",
         task="usability_test_plan",
-        pending=None,
+        pending="interview",
         language="es",
     )
     assert talk.metadata() == {
@@ -161,7 +161,7 @@ def test_reiniciar_en_mitad_de_la_entrevista(talk: Conversation) -> None:
         "necesito un mapa de viaje del cliente para la app",
         reply="Mapa de viaje del cliente",
         task="journey_mapping",
-        pending=None,
+        pending="interview",
         project="Cobros",
         language="es",
     )
@@ -180,7 +180,7 @@ def test_una_peticion_no_es_el_nombre_del_proyecto(talk: Conversation) -> None:
         "haz un mapa de recorrido del cliente",
         reply="Mapa de viaje del cliente",
         task="journey_mapping",
-        pending=None,
+        pending="project_name",
         project="Citas",
         language="es",
     )

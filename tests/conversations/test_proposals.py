@@ -57,13 +57,20 @@ def test_numbers_pick_which_proposals_to_keep(talk: Conversation) -> None:
     talk("show me my decisions", reply="ship weekly. Why: faster feedback", pending=None)
 
 
-def test_a_new_request_drops_the_proposal(talk: Conversation) -> None:
-    """The designer ignores the proposal and asks for something else; a late "yes" saves nothing."""
+def test_a_new_request_puts_the_proposal_again_once_then_lets_it_go(talk: Conversation) -> None:
+    """The designer asks for something else: the proposal is asked again after that answer;
+    asked for something else once more, it is let go, and a late "yes" saves nothing."""
     talk("create project Cards", reply="Who are the users", pending="interview")
     _two_decisions(talk)
     talk(CRITIQUE, reply="2. use cards", pending="decision_proposal")
     talk.use("claude", talk.recording("A plain answer with no decisions."))
-    talk("create personas for our users", reply="A plain answer", task="personas", pending=None)
+    talk(
+        "create personas for our users",
+        reply=["A plain answer", "Still open: The answer proposes these decisions"],
+        task="personas",
+        pending="decision_proposal",
+    )
+    talk("what methods do you know?", reply="design methods", not_reply="Still open", pending=None)
     talk("yes", reply="There is no open question", pending=None, decisions=[])
 
 
@@ -72,7 +79,13 @@ def test_a_failed_or_cancelled_answer_proposes_nothing(talk: Conversation) -> No
     talk("create project Cards", reply="Who are the users", pending="interview")
     pieces = ("Partial plan. <decision>use cards</decision> ", "and then more text.")
     talk.use("claude", talk.recording(*pieces), mode="crash", after="1")
-    talk(CRITIQUE, reply="Partial plan.", error=ProviderCrashedError, exit_code=5, pending=None)
+    talk(
+        CRITIQUE,
+        reply="Partial plan.",
+        error=ProviderCrashedError,
+        exit_code=5,
+        pending="interview",
+    )
     talk.use("claude", talk.recording(*pieces), mode="replay", delay="0.3")
     talk(
         CRITIQUE,
@@ -103,7 +116,8 @@ def test_una_decision_propuesta_se_guarda_con_si(talk: Conversation) -> None:
 
 
 def test_no_u_otra_peticion_descartan_la_propuesta(talk: Conversation) -> None:
-    """ "no" drops one proposal, "olvídalo" another, and a new request drops a third."""
+    """ "no" drops one proposal, "olvídalo" another; a third is asked again after a new
+    request, once, and let go after the next one."""
     talk("crea el proyecto Tarjetas", reply="usuarios de Tarjetas", pending="interview")
     _two_decisions(talk)
     talk(JOURNEY_ES, reply="¿Las guardo?", pending="decision_proposal", language="es")
@@ -112,5 +126,10 @@ def test_no_u_otra_peticion_descartan_la_propuesta(talk: Conversation) -> None:
     talk("olvídalo", reply="De acuerdo, lo dejo.", pending=None, decisions=[])
     talk(JOURNEY_ES, reply="¿Las guardo?", pending="decision_proposal")
     talk.use("claude", talk.recording("Una respuesta sin decisiones."))
-    talk("crea personas de usuario para la app", reply="sin decisiones", pending=None)
+    talk(
+        "crea personas de usuario para la app",
+        reply=["sin decisiones", "Sigue pendiente"],
+        pending="decision_proposal",
+    )
+    talk("¿qué proyectos tengo?", reply="Tarjetas", not_reply="Sigue pendiente", pending=None)
     talk("sí", reply="No hay ninguna pregunta abierta", pending=None, decisions=[])

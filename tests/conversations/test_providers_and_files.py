@@ -81,7 +81,7 @@ def test_a_brief_with_a_space_in_its_name(talk: Conversation, docs: Path) -> Non
         f"here is the brief: {docs}/my brief.md",
         reply=["Added my brief.md as a brief", "> Ledgerly brief"],
         action="files.add",
-        pending=None,
+        pending="interview",
     )
     talk.monkeypatch.chdir(docs)
     talk(
@@ -121,7 +121,7 @@ def test_un_brief_con_espacios_una_carpeta_y_un_binario(talk: Conversation, docs
     talk(
         "aquí está el brief: ./mi brief.md",
         reply=["He añadido mi brief.md como brief", "Lo usaré como contexto"],
-        pending=None,
+        pending="interview",
         language="es",
     )
     talk(
@@ -146,7 +146,7 @@ def test_cambiar_a_gemini_instalado_y_volver(talk: Conversation) -> None:
     """With Gemini installed, "cambia a gemini" works; its proposal is declined; back offline."""
     talk("crea el proyecto Citas", reply="usuarios de Citas", pending="interview")
     talk.install("gemini", recording("run_gemini_stream"))
-    talk("cambia a gemini", reply="A partir de ahora responde Gemini CLI", pending=None)
+    talk("cambia a gemini", reply="A partir de ahora responde Gemini CLI", pending="interview")
     assert provider(talk) == "gemini"
     said = talk(JOURNEY_ES, reply="¿Las guardo?", pending="decision_proposal", language="es")
     assert said.finished is not None and said.finished.provider == "gemini"

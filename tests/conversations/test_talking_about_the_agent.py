@@ -43,7 +43,9 @@ def test_make_it_shorter_longer_and_in_spanish(talk: Conversation) -> None:
     """The designer asks to redo before asking anything, then reshapes one answer three ways."""
     talk("make it shorter", reply="There is no answer to redo yet", pending=None, project=None)
     talk("create project Checkout", reply="Who are the users", pending="interview")
-    normal = talk(USABILITY, reply="Usability test plan", task="usability_test_plan", pending=None)
+    normal = talk(
+        USABILITY, reply="Usability test plan", task="usability_test_plan", pending="interview"
+    )
     brief = talk(
         "make it shorter", reply="Usability test plan", task="usability_test_plan", pending=None
     )
@@ -63,7 +65,7 @@ def test_mas_corto_mas_detalle_y_en_ingles(talk: Conversation) -> None:
     """Nothing to redo at first; then one journey map, shorter, deeper and in English."""
     talk("más corto", reply="Aún no hay ninguna respuesta que rehacer", pending=None)
     talk("crea el proyecto Viajes", reply="usuarios de Viajes", pending="interview")
-    normal = talk(JOURNEY_ES, reply="Mapa de viaje del cliente", pending=None, language="es")
+    normal = talk(JOURNEY_ES, reply="Mapa de viaje del cliente", pending="interview", language="es")
     brief = talk(
         "más corto", reply="Mapa de viaje del cliente", task="journey_mapping", pending=None
     )
@@ -81,20 +83,25 @@ def test_mas_corto_mas_detalle_y_en_ingles(talk: Conversation) -> None:
 def test_redo_after_a_restart_uses_the_last_answer(talk: Conversation) -> None:
     """The last answer is remembered across sessions, per project."""
     talk("create project Checkout", reply="Who are the users", pending="interview")
-    normal = talk(USABILITY, reply="Usability test plan", pending=None)
+    normal = talk(USABILITY, reply="Usability test plan", pending="interview")
     talk.restart()
     brief = talk(
         "make it shorter", reply="Usability test plan", task="usability_test_plan", pending=None
     )
     assert len(brief.answer) < len(normal.answer)
     talk("create project Empty", reply="Who are the users of Empty?", pending="interview")
-    talk("make it shorter", reply="There is no answer to redo yet", pending=None, project="Empty")
+    talk(
+        "make it shorter",
+        reply="There is no answer to redo yet",
+        pending="interview",
+        project="Empty",
+    )
 
 
 def test_el_historial_muestra_los_ultimos_turnos(talk: Conversation) -> None:
     """After two requests, the person asks for the last two messages only."""
     talk("crea el proyecto Citas", reply="usuarios de Citas", pending="interview")
-    talk(JOURNEY_ES, reply="Mapa de viaje del cliente", pending=None)
+    talk(JOURNEY_ES, reply="Mapa de viaje del cliente", pending="interview")
     talk("planifica un test de usabilidad del registro", reply="Plan de prueba", pending=None)
     said = talk(
         "muéstrame los últimos 2 mensajes",
