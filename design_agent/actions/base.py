@@ -107,6 +107,7 @@ HANDLER_MODULES = (
     "catalogue",
     "conversation",
     "decisions",
+    "decision_changes",
     "files",
     "memory",
     "projects",

@@ -1429,3 +1429,35 @@ peru:localization brazil:localization portugal:localization mexicano:localizacio
 mexicanos:localizacion latinoamerica:localizacion argentinos:localizacion brasil:localizacion
 """
 PLACE_HINTS = _pairs(_PLACE_PAIRS)
+
+# -- decisions that change: which one a reply or a message names (actions/decision_changes.py)
+
+# "the second one", "la segunda", "2": the place of an option in a numbered question.
+ORDINALS: dict[str, int] = {
+    "first": 1, "1st": 1, "primera": 1, "primero": 1,
+    "second": 2, "2nd": 2, "segunda": 2, "segundo": 2,
+    "third": 3, "3rd": 3, "tercera": 3, "tercero": 3,
+    "fourth": 4, "4th": 4, "cuarta": 4, "cuarto": 4,
+    "fifth": 5, "5th": 5, "quinta": 5, "quinto": 5,
+}  # fmt: skip
+LAST_WORDS = word_list("last latest ultima ultimo")
+# Words around a number in a reply that say nothing more: "yes, the 2nd one", "sí, la 2".
+CHOICE_FILLERS = word_list(
+    """the one number option decision that this it i d pick choose take go with mean
+    just only yes yeah ok okay please la el lo numero opcion decision esa esta la de si
+    vale solo me quedo con elijo quiero digo por favor"""
+)
+# Words that name no decision in particular: "the Madrid decision" is about Madrid.
+DECISION_WORDS = word_list(
+    """decision decisions decided decide decisiones decidimos decidido decidir idea plan
+    thing choice anymore any more longer doing going do use using run running go with
+    vamos hacer usar hemos lo"""
+)
+# What may follow a "yes" that only says it again: "yes, go ahead", "sí, cámbiala".
+CONFIRM_TAILS = word_list(
+    """go ahead do it please change replace retire forget delete drop remove that one it
+    them sure ok okay yes confirmed cambiala cambialo borrala borralo olvidala olvidalo
+    retirala retiralo sustituyela sustituyelo quitala quitalo hazlo adelante dale por
+    favor confirmo claro vale si eso"""
+)
+NO_STARTS = word_list("no nope nah")
