@@ -20,6 +20,7 @@ from fixtures.live_server import LiveServer
 from design_agent.core.errors import ConflictError, ExitCode
 from design_agent.memory import Memory
 from design_agent.memory.db import connect
+from design_agent.understanding.intents import detect_action
 
 
 @pytest.fixture
@@ -30,6 +31,94 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> None:
 def as_json(result: Any) -> Any:
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
+
+
+# -- what is recognised as a change of mind (the handler then asks before changing anything) ---
+
+
+def supersede(decision: str, rationale: str = "", target: str | None = None, last: bool = False):
+    return "decisions.supersede", {
+        "decision": decision,
+        "rationale": rationale,
+        "target": target,
+        "last": last,
+    }
+
+
+def retire(target: str | None = None, rationale: str = "", last: bool = False):
+    return "decisions.retire", {"target": target, "last": last, "rationale": rationale}
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            "we changed our mind: Valencia goes first because the port partners signed",
+            supersede("Valencia goes first", "the port partners signed"),
+        ),
+        ("We've changed our minds, Valencia goes first", supersede("Valencia goes first")),
+        (
+            "we changed our mind about Madrid: Valencia goes first",
+            supersede("Valencia goes first", target="Madrid"),
+        ),
+        (
+            "change the Madrid decision to Valencia goes first",
+            supersede("Valencia goes first", target="Madrid"),
+        ),
+        ("change the last decision to weekly digests", supersede("weekly digests", last=True)),
+        ("change of plans: Android only", supersede("Android only")),
+        (
+            "cambiamos de idea: Valencia va primero porque los socios del puerto firmaron",
+            supersede("Valencia va primero", "los socios del puerto firmaron"),
+        ),
+        (
+            "hemos cambiado de opinión sobre Madrid: Valencia va primero",
+            supersede("Valencia va primero", target="Madrid"),
+        ),
+        (
+            "cambia la decisión de Madrid por Valencia va primero",
+            supersede("Valencia va primero", target="Madrid"),
+        ),
+        ("forget the Madrid decision", retire("madrid")),
+        ("forget the last decision", retire(last=True)),
+        (
+            "drop the decision about SMS because nobody reads them",
+            retire("sms", "nobody reads them"),
+        ),
+        ("actually we're not doing the Madrid pilot anymore", retire("the madrid pilot")),
+        ("we are no longer using Stripe", retire("stripe")),
+        ("forget that we decided to open in Madrid", retire("open in madrid")),
+        ("borra la última decisión", retire(last=True)),
+        ("olvida la decisión de Madrid", retire("madrid")),
+        ("ya no vamos a hacer el piloto en Madrid", retire("hacer el piloto en madrid")),
+        (
+            "al final no vamos a usar WhatsApp porque es caro",
+            retire("usar whatsapp", "es caro"),
+        ),
+        # Not a change of a decision: a design request, a question, or something else.
+        ("we changed our mind, let's do a survey", None),
+        ("we're not doing interviews anymore, help me plan a survey", None),
+        ("ya no vamos a hacer encuestas, ¿qué método uso?", None),
+        ("are we not doing the pilot anymore?", None),
+        ("forget it", ("conversation.cancel", {})),
+        (
+            "we decided Madrid goes first",
+            ("decisions.record", {"decision": "Madrid goes first", "rationale": ""}),
+        ),
+        (
+            "why do we pay participants 80 euros?",
+            ("memory.recall", {"query": "why do we pay participants 80 euros"}),
+        ),
+        (
+            "¿por qué tenemos dos planes?",
+            ("memory.recall", {"query": "por qué tenemos dos planes"}),
+        ),
+        ("why do we have so many drop-offs at checkout?", None),
+    ],
+)
+def test_a_change_of_mind_is_read_from_the_message(message: str, expected: Any) -> None:
+    found = detect_action(message, ["claude", "gemini", "offline"], ["Harbour Routes"])
+    assert (None if found is None else (found.name, found.input)) == expected
 
 
 # -- the command line --------------------------------------------------------------------------

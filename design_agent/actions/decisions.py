@@ -92,7 +92,7 @@ def list_decisions(data: ListDecisions, ctx: ActionContext) -> ActionResult:
         key = _none_key(counts)
         done = ctx.done("decisions.list", key, out, name=project.name, count=counts.elsewhere)
         return _still_asking(_noted(done, notes), ctx)
-    forked = len(memory.branches(project.id)) > 1
+    forked = data.all_branches or len(memory.branches(project.id)) > 1
     lines = "\n".join(decision_line(d, forked, ctx) for d in placed)
     key = "decisions_all" if data.all_branches else "decisions"
     done = ctx.done("decisions.list", key, out, name=project.name, lines=lines)

@@ -5,6 +5,15 @@ says where the decisions are instead of "none yet"."""
 from __future__ import annotations
 
 from conversations.talk import ANY_TASK, Conversation
+from design_agent.actions import ActionEnvelope
+from design_agent.core.events import ActionDone
+
+
+def all_branches() -> ActionEnvelope:
+    """What /decisions all sends."""
+    return ActionEnvelope.model_validate(
+        {"module": "decisions", "method": "list", "input": {"all_branches": True}}
+    )
 
 
 def test_valencia_replaces_madrid_and_why_tells_what_it_replaced(talk: Conversation) -> None:
@@ -293,6 +302,11 @@ def test_going_back_before_a_decision_says_where_the_decisions_are(talk: Convers
         pending=None,
     )
     assert said.finished is not None and said.finished.data["counts"]["elsewhere"] == 2
+    # /decisions all: every branch's, each with the turn and branch it was made on.
+    every = [e for e in talk.pipeline.act(all_branches()) if isinstance(e, ActionDone)][-1]
+    assert "Decisions in 'Checkout', on every branch:" in every.message
+    assert "(turn 4, an unnamed branch): the personas cover first-time buyers" in every.message
+    assert "(turn 2, an unnamed branch): use moderated testing" in every.message
     talk(
         "forget the moderated testing decision",
         reply="There are no decisions on this branch of 'Checkout' to change; 2 on other branches",
