@@ -118,7 +118,7 @@ def _ask(
         )
         key = f"decision_{pending.change}_which"
         question = ctx.say(key, lines=lines, decision=pending.decision)
-    pending = pending.model_copy(update={"candidates": [d.id for d in found], "question": question})
+    pending = pending.model_copy(update={"question": question})
     done = ActionDone(
         action=f"decisions.{pending.change}",
         message=question,

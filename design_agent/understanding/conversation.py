@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from design_agent.core.errors import NotFoundError
+
 if TYPE_CHECKING:
     from design_agent.memory import Memory
 
@@ -243,8 +245,6 @@ def conversation_node(memory: Memory, project_id: str) -> int | None:
     """The turn the project's conversation continues from (/goto, "go back to turn 4"),
     else its latest turn; None before its first turn. What "this branch" means to
     `decisions list` and the API, as to the shell."""
-    from design_agent.core.errors import NotFoundError
-
     node = load_state(memory, project_id).node
     if node is not None:
         try:

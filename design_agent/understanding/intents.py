@@ -42,7 +42,6 @@ from design_agent.understanding.language import (
     HELP_REQUESTS,
     HOW_ARE_YOU,
     IMAGE_EXTENSIONS,
-    LAST_WORDS,
     LEAD_INS,
     NOT_PROJECT_NAMES,
     NUMBER_WORDS,
@@ -1713,7 +1712,7 @@ def _superseded(said: Said, head_end: int, rationale: str) -> ActionEnvelope | N
     if not decision or _NOT_A_DECISION.match(fold(decision)):
         return None
     about = trigger.group("about")
-    last = bool(trigger.groupdict().get("last")) or normalize(about or "") in LAST_WORDS
+    last = bool(trigger.groupdict().get("last"))
     target = said.cut(*trigger.span("about")) if about and not last else None
     return make(
         "decisions",
@@ -1731,7 +1730,7 @@ def _retired(said: Said, head_end: int, rationale: str) -> ActionEnvelope | None
     if found is None:
         return None
     about = (found.groupdict().get("about") or "").strip()
-    last = bool(found.groupdict().get("last")) or about in LAST_WORDS
+    last = bool(found.groupdict().get("last"))
     if not last and not about:
         return None
     target = None if last else about[:TEXT_MAX]
