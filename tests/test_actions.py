@@ -31,6 +31,7 @@ from design_agent.understanding.conversation import (
     NO_PROJECT,
     ConfirmDelete,
     ConfirmSwitch,
+    ProjectChoice,
     DecisionProposal,
     Interview,
     Pending,
@@ -200,11 +201,27 @@ def test_switching_by_exact_name_says_where_you_left_off(services: Services):
     assert spanish.done.message == "Ahora estás en 'Ledgerly'. Aún no hay nada registrado."
 
 
-def test_a_partial_name_asks_did_you_mean_and_yes_switches(services: Services):
+def test_a_word_of_one_name_switches_to_it_and_two_are_a_numbered_choice(services: Services):
     memory = services.memory
     project_with(memory, "Acme Admin Portal")
     project_with(memory, "General")
+    switched = act(services, "projects.switch", name="admin")
+    assert switched.pending is None and switched.project_id == "acme-admin-portal"
+    project_with(memory, "Acme Mobile")
     asked = act(services, "projects.switch", name="acme")
+    assert isinstance(asked.pending, ProjectChoice)
+    assert asked.pending.names == ["Acme Admin Portal", "Acme Mobile"]
+    assert asked.shown().message.endswith("1. Acme Admin Portal\n  2. Acme Mobile")
+    for answer in ("the second one", "2", "the mobile one", "la segunda"):
+        chosen = reply(services, answer, asked.pending)
+        assert chosen is not None and chosen.project_id == "acme-mobile", answer
+
+
+def test_the_start_of_a_name_asks_did_you_mean_and_yes_switches(services: Services):
+    memory = services.memory
+    project_with(memory, "Acme Admin Portal")
+    project_with(memory, "General")
+    asked = act(services, "projects.switch", name="acm")
     assert isinstance(asked.pending, ConfirmSwitch)
     assert asked.pending.name == "Acme Admin Portal" and asked.project_id is None
     assert asked.done.needs_confirmation
@@ -747,7 +764,7 @@ def test_slash_switch_with_a_guess_leaves_the_question_open(
 ):
     project_with(services.memory, "Acme Admin Portal")
     general = project_with(services.memory, "General")
-    shell.commands.run("/switch acme")
+    shell.commands.run("/switch acm")
     assert "Did you mean 'Acme Admin Portal'? (yes/no)" in capsys.readouterr().out
     pending = load_state(services.memory, general).live_pending()
     assert isinstance(pending, ConfirmSwitch) and pending.project_id == "acme-admin-portal"

@@ -84,7 +84,7 @@ def test_a_current_release_database_becomes_one_chain_per_project(tmp_path):
     path = tmp_path / "design-agent.db"
     build_version_4(path)
     with Memory.open(path) as memory:
-        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 6
+        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 7
         for project_id in ("checkout", "onboarding"):
             turns = memory.recent_turns(project_id, 100)
             assert [t.parent_id for t in turns] == [None, *ids(turns)[:-1]]
@@ -464,7 +464,7 @@ def test_export_and_import_carry_the_tree(tmp_path):
         laptop.add_decision(project_id, "Unmoderated tool", "", node_id=c["other"].id)
         exported = laptop.export_project(project_id, tmp_path / "backup.json")
         tree = laptop.tree(project_id)
-    assert exported.version == FORMAT_VERSION == 2
+    assert exported.version == FORMAT_VERSION == 3
     assert [b.name for b in exported.branches] == [None, "Unmoderated"]
     assert [d.node for d in exported.decisions] == [2, 4]
     with Memory.open(tmp_path / "desktop.db") as desktop:

@@ -433,7 +433,8 @@ def test_going_back_forking_and_resuming_a_branch(in_process, run_cli):
     leave(child)
     child = in_process()
     child.expect("Continuing from turn 6")
-    say(child, "¿qué hemos decidido?", "Aún no hay decisiones")
+    # The decision was made after the fork, on the other branch: said so, never "none yet".
+    say(child, "¿qué hemos decidido?", "No hay decisiones en esta rama de 'Atlas'; hay 1 en otras")
     say(child, "vuelve al turno 4", r"¿Vuelvo al turno 4.*\(sí/no\)")
     say(child, "sí", "Ahora estás en el turno 4")
     say(child, "¿qué hemos decidido?", "use moderated testing")
@@ -462,6 +463,7 @@ def test_comparing_two_providers_and_keeping_one(env, run_cli, tmp_path, in_proc
     say(child, "compara claude y gemini", r"¿Con qué respuesta te quedas, 1 o 2\?")
     say(child, "la 2 porque es más corta", "Me quedo con la respuesta de gemini")
     leave(child, "salir", bye="Hasta luego")
-    decided = cli_json(run_cli, "decisions", "list")
+    # Each choice is a decision on the branch of the answer kept: both, on every branch.
+    decided = cli_json(run_cli, "decisions", "list", "--all-branches")
     reasons = sorted(d["rationale"] for d in decided)
     assert reasons == ["es más corta", "it is more complete"]

@@ -105,7 +105,11 @@ def test_a_decision_made_later_is_not_so_far_before_it(home):
         "¿qué hemos decidido?",
     )
     before, after = said.split("Ahora estás en el turno 2")
-    assert "Aún no hay decisiones" in before.split("He abierto una rama")[1]
+    # The decision is on the branch that went on: this one says so, never "none yet".
+    assert (
+        "No hay decisiones en esta rama de 'Citas'; hay 1 en otras ramas"
+        in before.split("He abierto una rama")[1]
+    )
     assert "hacer pruebas moderadas" in after
 
 
@@ -183,7 +187,9 @@ def test_going_back_by_talking_is_confirmed_first_in_both_languages(home):
     assert said.count(asked) == 2
     first, second = said.split(asked)[1:]
     assert "Staying where you are in 'Atlas'" in first and "use moderated testing" in first
-    assert "Now at turn 2" in second and "No decisions recorded" in second.split("¿Vuelvo")[0]
+    before_it = second.split("¿Vuelvo")[0]
+    assert "Now at turn 2" in second
+    assert "No decisions on this branch of 'Atlas'; 1 on other branches" in before_it
     assert "Ahora estás en el turno 4" in second
     assert "use moderated testing" in second.split("Ahora estás en el turno 4")[1]
     assert "No decision in 'Atlas' matches 'a purple logo'" in said

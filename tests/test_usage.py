@@ -280,7 +280,7 @@ def test_a_version_5_database_keeps_its_answers_as_not_reported(tmp_path: Path):
     )
     old.close()
     with Memory.open(path) as memory:
-        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == 6
+        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == 7
         report = usage_report(memory.db, UsageQuery(by="model"))
     row = report.rows[0]
     assert (row.group, row.turns, row.cost_usd, row.cost_reported) == ("sonnet", 1, 0.25, 1)

@@ -145,6 +145,7 @@ HANDLER_MODULES = (
     "catalogue",
     "conversation",
     "decisions",
+    "decision_changes",
     "files",
     "memory",
     "projects",

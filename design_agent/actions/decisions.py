@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
-from design_agent.actions.inputs import RecordDecision
+from design_agent.actions.base import ActionContext, ActionResult, action, answers
+from design_agent.actions.inputs import ListDecisions, RecordDecision
 from design_agent.actions.tree import current_node
 from design_agent.core.events import ActionDone
 from design_agent.core.text import fold
-from design_agent.memory.models import Decision, Project
+from design_agent.memory.models import Decision, DecisionCounts, ListedDecision, Project
 from design_agent.understanding.conversation import (
     CompareChoice,
+    DecisionChange,
     DecisionProposal,
     Pending,
     ProposedDecision,
@@ -66,31 +67,90 @@ def record(data: RecordDecision, ctx: ActionContext) -> ActionResult:
     return ActionResult(done)
 
 
-@action("decisions", "list", NoInput)
-def list_decisions(data: NoInput, ctx: ActionContext) -> ActionResult:
-    """The project's decisions, newest first."""
+@action("decisions", "list", ListDecisions)
+def list_decisions(data: ListDecisions, ctx: ActionContext) -> ActionResult:
+    """The current decisions on this branch (or every branch's), newest first, with what
+    the listing leaves out: the ones replaced or retired, and other branches' decisions."""
     project = ctx.require_project()
     memory, node = ctx.services.memory, current_node(ctx)
+    everywhere = data.all_branches or node is None
     found = (
-        memory.decisions_on_path(node, LIST_LIMIT)
-        if node is not None
-        else memory.list_decisions(project.id, LIST_LIMIT)
+        memory.list_decisions(project.id, LIST_LIMIT)
+        if everywhere
+        else memory.decisions_on_path(node or 0, LIST_LIMIT)
     )
-    if not found:
-        return ActionResult(ctx.done("decisions.list", "decisions_none", name=project.name))
-    lines = "\n".join(
-        ctx.say(
-            "decision_line",
-            date=d.timestamp.date().isoformat(),
-            decision=d.decision,
-            rationale=d.rationale or "-",
+    counts = memory.decision_counts(project.id, None if everywhere else node)
+    placed = memory.place_decisions(found)
+    out = {
+        "decisions": [d.model_dump(mode="json") for d in placed],
+        "counts": counts.model_dump(),
+        "all_branches": everywhere,
+    }
+    notes = _notes(counts, ctx, elsewhere=bool(placed))
+    if not placed:
+        key = _none_key(counts)
+        done = ctx.done("decisions.list", key, out, name=project.name, count=counts.elsewhere)
+        return _still_asking(_noted(done, notes), ctx)
+    forked = data.all_branches or len(memory.branches(project.id)) > 1
+    lines = "\n".join(decision_line(d, forked, ctx) for d in placed)
+    key = "decisions_all" if data.all_branches else "decisions"
+    done = ctx.done("decisions.list", key, out, name=project.name, lines=lines)
+    return _still_asking(_noted(done, notes), ctx)
+
+
+def _still_asking(done: ActionDone, ctx: ActionContext) -> ActionResult:
+    """The listing; a question about changing a decision stays open, put once more: the
+    list is what one looks at to answer it."""
+    pending = ctx.state.live_pending()
+    if not isinstance(pending, DecisionChange) or pending.reasked:
+        return ActionResult(done)
+    message = f"{done.message}\n{pending.question}"
+    asked = done.model_copy(update={"message": message, "asks": pending.question})
+    return ActionResult(asked, pending.model_copy(update={"reasked": True}))
+
+
+def decision_line(d: ListedDecision, forked: bool, ctx: ActionContext) -> str:
+    """One decision of a listing; where it was made when the conversation has branches."""
+    return ctx.say(
+        "decision_line",
+        date=d.timestamp.date().isoformat(),
+        where=where_label(d, ctx) if forked else "",
+        decision=d.decision,
+        rationale=d.rationale or "-",
+    )
+
+
+def where_label(d: ListedDecision, ctx: ActionContext) -> str:
+    """ " (turn 7, branch 'remote')", or "" for a decision made on every path."""
+    if d.turn is None or d.branch is None:
+        return ""
+    if d.branch.name is None:
+        return ctx.say("branch_label_unnamed", number=d.turn)
+    return ctx.say("branch_label", number=d.turn, name=d.branch.name)
+
+
+def _none_key(counts: DecisionCounts) -> str:
+    if counts.elsewhere:
+        return "decisions_none_here"
+    return "decisions_none_current" if counts.superseded or counts.retired else "decisions_none"
+
+
+def _notes(counts: DecisionCounts, ctx: ActionContext, elsewhere: bool) -> list[str]:
+    """What a listing leaves out; the other branches' count unless the reply says it."""
+    notes = []
+    if counts.superseded or counts.retired:
+        notes.append(
+            ctx.say("decisions_changed_note", superseded=counts.superseded, retired=counts.retired)
         )
-        for d in found
-    )
-    out = {"decisions": [d.model_dump(mode="json") for d in found]}
-    return ActionResult(
-        ctx.done("decisions.list", "decisions", out, name=project.name, lines=lines)
-    )
+    if counts.elsewhere and elsewhere:
+        notes.append(ctx.say("decisions_elsewhere_note", count=counts.elsewhere))
+    return notes
+
+
+def _noted(done: ActionDone, notes: list[str]) -> ActionDone:
+    if not notes:
+        return done
+    return done.model_copy(update={"message": "\n".join([done.message, *notes])})
 
 
 def propose(

@@ -20,13 +20,16 @@ __all__ = [
     "CreateProject",
     "DeleteProject",
     "HistoryCount",
+    "ListDecisions",
     "NoInput",
     "ProjectName",
     "ProviderName",
     "Recall",
     "RecordDecision",
     "RenameProject",
+    "ReplaceDecision",
     "Rerender",
+    "RetireDecision",
     "Search",
     "SmallTalk",
 ]
@@ -99,6 +102,38 @@ class RecordDecision(_Strict):
 
     decision: str = Field(min_length=1, max_length=TEXT_MAX)
     rationale: str = Field("", max_length=TEXT_MAX)
+
+
+class ListDecisions(_Strict):
+    """decisions.list: this branch's current decisions, or (`all_branches`) every branch's."""
+
+    all_branches: bool = False
+
+
+class ReplaceDecision(_Strict):
+    """decisions.supersede: the new version and why; the decision it replaces is named by
+    some of its words (`target`), is the latest one (`last`), or (neither) is found by the
+    words it shares with the new version."""
+
+    decision: str = Field(min_length=1, max_length=TEXT_MAX)
+    rationale: str = Field("", max_length=TEXT_MAX)
+    target: str | None = Field(None, min_length=1, max_length=TEXT_MAX)
+    last: bool = False
+
+
+class RetireDecision(_Strict):
+    """decisions.retire: the decision no longer current, named by some of its words
+    (`target`) or the latest one (`last`), and why ("" when no reason was given)."""
+
+    target: str | None = Field(None, min_length=1, max_length=TEXT_MAX)
+    last: bool = False
+    rationale: str = Field("", max_length=TEXT_MAX)
+
+    @model_validator(mode="after")
+    def _names_one(self) -> RetireDecision:
+        if self.target is None and not self.last:
+            raise ValueError("retiring a decision needs some of its words, or the last one")
+        return self
 
 
 class HistoryCount(_Strict):

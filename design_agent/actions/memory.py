@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action
 from design_agent.actions.inputs import HistoryCount, Recall, Search
+from design_agent.actions.tree import current_node
 from design_agent.core.text import word_list
-from design_agent.memory.models import Project, ProjectHits, Turn
+from design_agent.memory.models import Decision, Project, ProjectHits, Turn
 from design_agent.memory.text import words
 from design_agent.understanding.language import QUESTION_STOP_WORDS
 
@@ -31,29 +32,76 @@ SCOPE_WORDS = word_list(
 
 @action("memory", "recall", Recall)
 def recall(data: Recall, ctx: ActionContext) -> ActionResult:
-    """The project's decisions that match the question, with why and when."""
+    """The project's decisions that match the question, with why and when; a decision
+    replaced since is answered by its current version, which says what it replaced."""
     project = ctx.require_project()
     memory = ctx.services.memory
     found = memory.search_decisions(project.id, data.query, limit=RECALL_LIMIT)
     if not found:
         return ActionResult(ctx.done("memory.recall", "recall_none", name=project.name))
+    path = _path(ctx)
+    shown = _as_now([hit.item for hit in found], path, ctx)
     forked = len(memory.branches(project.id)) > 1
-    lines = "\n".join(
-        ctx.say(
-            "recall_line",
-            date=hit.item.timestamp.date().isoformat(),
-            turn=_branch_label(project, hit.item.node_id, ctx)
-            if forked
-            else _turn_label(hit.item.conversation_id, ctx),
-            decision=hit.item.decision,
-            rationale=hit.item.rationale or "-",
-        )
-        for hit in found
-    )
-    data_out = {"decisions": [hit.item.model_dump(mode="json") for hit in found]}
+    lines = "\n".join(_recalled(d, project, forked, path, ctx) for d in shown)
+    data_out = {"decisions": [d.model_dump(mode="json") for d in shown]}
     return ActionResult(
         ctx.done("memory.recall", "recall", data_out, name=project.name, lines=lines)
     )
+
+
+def _path(ctx: ActionContext) -> set[int] | None:
+    """The turns of the path the conversation is on (None: no turn yet)."""
+    node = current_node(ctx)
+    return None if node is None else set(ctx.services.memory.path_ids(node))
+
+
+def _changed_here(decision: Decision, path: set[int] | None) -> bool:
+    """Whether the decision was replaced or retired on this path (or on every path)."""
+    if decision.status == "current":
+        return False
+    return path is None or decision.changed_node_id is None or decision.changed_node_id in path
+
+
+def _as_now(found: list[Decision], path: set[int] | None, ctx: ActionContext) -> list[Decision]:
+    """Each decision as it stands on this path: a replaced one's newest version, once."""
+    memory = ctx.services.memory
+    shown: dict[int, Decision] = {}
+    for decision in found:
+        while decision.status == "superseded" and _changed_here(decision, path):
+            newer = memory.decision_replacement(decision.id)
+            if newer is None:
+                break
+            decision = newer
+        shown.setdefault(decision.id, decision)
+    return list(shown.values())
+
+
+def _recalled(
+    d: Decision, project: Project, forked: bool, path: set[int] | None, ctx: ActionContext
+) -> str:
+    """A decision with why and when, what it replaced, or that it was retired."""
+    line = ctx.say(
+        "recall_line",
+        date=d.timestamp.date().isoformat(),
+        turn=_branch_label(project, d.node_id, ctx)
+        if forked
+        else _turn_label(d.conversation_id, ctx),
+        decision=d.decision,
+        rationale=d.rationale or "-",
+    )
+    lines = [line]
+    earlier = ctx.services.memory.earlier_decision_versions(d.id) if d.replaces_id else []
+    if earlier:
+        old = earlier[0]
+        changed = (old.changed_at or d.timestamp).date().isoformat()
+        old_date = old.timestamp.date().isoformat()
+        lines.append(ctx.say("recall_replaced", old=old.decision, old_date=old_date, date=changed))
+    if len(earlier) > 1:
+        lines.append(ctx.say("recall_earlier", count=len(earlier) - 1))
+    if d.status == "retired" and _changed_here(d, path):
+        when = (d.changed_at or d.timestamp).date().isoformat()
+        lines.append(ctx.say("recall_retired", date=when, why=d.change_reason or "-"))
+    return "\n".join(lines)
 
 
 def _branch_label(project: Project, node: int | None, ctx: ActionContext) -> str:

@@ -18,7 +18,7 @@ from design_agent.actions.summaries import project_summary
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.core.events import ActionDone
 from design_agent.core.input_history import forget_project
-from design_agent.core.text import fold
+from design_agent.core.text import fold, words
 from design_agent.memory.models import Project
 from design_agent.memory.text import slugify
 from design_agent.understanding.conversation import (
@@ -29,6 +29,7 @@ from design_agent.understanding.conversation import (
     ProjectChoice,
     ProjectNameNeeded,
 )
+from design_agent.understanding.language import STOP_WORDS_EN, STOP_WORDS_ES
 from design_agent.understanding.replies import Reply, named_option, read_reply
 
 MAX_NAME_WORDS = 8
@@ -127,13 +128,20 @@ def _described(description: str, pending: ProjectNameNeeded, ctx: ActionContext)
     return ActionResult(done, kept)
 
 
+def _names(text: str) -> bool:
+    """Whether `text` can be a name: not a sentence ("I am not sure yet": all small words)."""
+    said = words(text)
+    small = [w for w in said if w in STOP_WORDS_EN or w in STOP_WORDS_ES]
+    return bool(said) and len(small) * 2 <= len(said)
+
+
 def name_and_description(reply: str) -> tuple[str, str | None] | None:
     """The name a reply gives, and what the project is, when it says so after the name
     ("se llamará Brote, es una app de huertos urbanos"); None when it gives no name."""
     text = NAME_LEAD.sub("", reply.strip()).strip()
     split = NAME_AND_DESCRIPTION.match(text)
     if split is not None and len(split.group("description").split()) >= 2:
-        name = name_in(split.group("name"))
+        name = name_in(split.group("name")) if _names(split.group("name")) else None
         if name is not None:
             return name, split.group("description").strip(" .")
     name = name_in(text)

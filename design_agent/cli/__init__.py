@@ -36,7 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Show and change settings (stored in settings.yaml in the home).",
     ),
     "decisions": (
-        "design_agent.cli.memory:decisions",
+        "design_agent.cli.decisions:decisions",
         "Record the project's decisions with their rationale, and list or search them.",
     ),
     "files": (

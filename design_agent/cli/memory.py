@@ -1,4 +1,5 @@
-"""Commands over a project's memory: `files`, `decisions`, `history` and `search`."""
+"""Commands over a project's memory: `files`, `history` and `search` (`decisions` is in
+decisions.py)."""
 
 from __future__ import annotations
 
@@ -97,93 +98,6 @@ def files_list(ctx: click.Context, project_name: str | None, as_json: bool) -> N
         [str(f.id), f.filename, f.file_type, f"{f.chars:,}", when(f.uploaded_at)] for f in items
     ]
     print_table(None, ["id", "file", "type", "characters", "added"], rows)
-
-
-@click.group()
-def decisions() -> None:
-    """Record the project's decisions with their rationale, and list or search them.
-
-    \b
-    Examples:
-      design-agent decisions add "Moderated usability testing" --why "we need to ask why"
-      design-agent decisions search "why did we choose moderated testing"
-    """
-
-
-@decisions.command("add")
-@click.argument("decision")
-@click.option("--why", "rationale", default="", help="The rationale: why this was decided.")
-@click.option("--turn", "turn_id", type=WholeNumber(), help="Id of the turn where it was decided.")
-@project_option
-@json_option
-@click.pass_context
-def decisions_add(
-    ctx: click.Context,
-    decision: str,
-    rationale: str,
-    turn_id: int | None,
-    project_name: str | None,
-    as_json: bool,
-) -> None:
-    """Record DECISION in the project.
-
-    \b
-    Example:
-      design-agent decisions add "Ship guest checkout" --why "40% abandon at sign-up"
-    """
-    memory = app_of(ctx).memory
-    project = memory.resolve_project(project_name)
-    recorded = memory.add_decision(project.id, decision, rationale, turn_id)
-    if as_json:
-        print_json(recorded)
-        return
-    echo(f"Recorded decision {recorded.id} in '{project.name}'.")
-
-
-@decisions.command("list")
-@click.option("-n", "limit", type=WholeNumber(), help="Only the last N decisions.")
-@project_option
-@json_option
-@click.pass_context
-def decisions_list(
-    ctx: click.Context, limit: int | None, project_name: str | None, as_json: bool
-) -> None:
-    """List the project's decisions, newest first.
-
-    \b
-    Example:
-      design-agent decisions list -n 5
-    """
-    memory = app_of(ctx).memory
-    items = memory.list_decisions(memory.resolve_project(project_name).id, limit)
-    if as_json:
-        print_json(items)
-        return
-    rows = [[str(d.id), when(d.timestamp), d.decision, d.rationale or "-"] for d in items]
-    print_table(None, ["id", "when", "decision", "why"], rows)
-
-
-@decisions.command("search")
-@click.argument("query")
-@project_option
-@json_option
-@click.pass_context
-def decisions_search(
-    ctx: click.Context, query: str, project_name: str | None, as_json: bool
-) -> None:
-    """Find the project's decisions about QUERY, best match first.
-
-    \b
-    Example:
-      design-agent decisions search "why did we choose moderated testing"
-    """
-    memory = app_of(ctx).memory
-    found = memory.search_decisions(memory.resolve_project(project_name).id, query)
-    if as_json:
-        print_json(found)
-        return
-    rows = [[str(s.item.id), s.item.decision, s.item.rationale or "-"] for s in found]
-    print_table(None, ["id", "decision", "why"], rows)
 
 
 @click.command()

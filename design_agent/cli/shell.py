@@ -345,8 +345,11 @@ class SlashCommands:
         self._act("tree", "branches")
 
     def cmd_decisions(self, argument: str) -> None:
-        """List the decisions recorded in this project."""
-        self._act("decisions", "list")
+        """List the decisions on this branch: /decisions [all] (all: every branch's)."""
+        if argument.strip().lower() not in ("", "all", "todas"):
+            self._say("slash_usage", usage="/decisions [all]")
+            return
+        self._act("decisions", "list", all_branches=bool(argument.strip()))
 
     def cmd_methods(self, argument: str) -> None:
         """List the design methods I know, grouped by specialist."""

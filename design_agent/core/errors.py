@@ -45,6 +45,11 @@ class UsageError(DesignAgentError):
     exit_code = ExitCode.USAGE
 
 
+class ConflictError(UsageError):
+    """What was asked no longer fits what is stored: a decision already replaced or retired
+    (the API answers 409 `conflict`; the command line exits 2, as for any usage error)."""
+
+
 class ConfigError(DesignAgentError):
     """A configuration, catalogue or adapter file is invalid."""
 

@@ -290,8 +290,117 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "decisions": ("Decisions in '{name}':\n{lines}", "Decisiones de '{name}':\n{lines}"),
     "decision_line": (
-        "- {date}: {decision}. Why: {rationale}",
-        "- {date}: {decision}. Por qué: {rationale}",
+        "- {date}{where}: {decision}. Why: {rationale}",
+        "- {date}{where}: {decision}. Por qué: {rationale}",
+    ),
+    # -- actions: decisions that change (decision_changes.py) --------------------------------
+    "decisions_all": (
+        "Decisions in '{name}', on every branch:\n{lines}",
+        "Decisiones de '{name}', en todas las ramas:\n{lines}",
+    ),
+    "decisions_none_current": (
+        "No current decisions in '{name}'.",
+        "No hay decisiones vigentes en '{name}'.",
+    ),
+    "decisions_none_here": (
+        "No decisions on this branch of '{name}'; {count} on other branches (list them with "
+        "'decisions list --all-branches' or /decisions all).",
+        "No hay decisiones en esta rama de '{name}'; hay {count} en otras ramas (lístalas con "
+        "'decisions list --all-branches' o /decisions all).",
+    ),
+    "decisions_elsewhere_note": (
+        "{count} more on other branches (list them with 'decisions list --all-branches' or "
+        "/decisions all).",
+        "{count} más en otras ramas (lístalas con 'decisions list --all-branches' o "
+        "/decisions all).",
+    ),
+    "decisions_changed_note": (
+        "Not listed: {superseded} replaced and {retired} retired; 'why did we ...?' shows what "
+        "a decision replaced, 'decisions list --history' shows them all.",
+        "Sin listar: {superseded} sustituida(s) y {retired} retirada(s); '¿por qué decidimos "
+        "...?' muestra a cuál sustituyó una decisión, 'decisions list --history' las muestra "
+        "todas.",
+    ),
+    "decision_supersede_confirm": (
+        "Replace the decision '{old}' ({date}) with '{decision}'{why}? The old one stays in "
+        "the history. (yes / no)",
+        "¿Sustituyo la decisión '{old}' ({date}) por '{decision}'{why}? La anterior queda en "
+        "el historial. (sí / no)",
+    ),
+    "decision_retire_confirm": (
+        "Retire the decision '{old}' ({date}){why}? It will no longer count as decided and "
+        "stays in the history. (yes / no)",
+        "¿Retiro la decisión '{old}' ({date}){why}? Dejará de contar como decidida y queda en "
+        "el historial. (sí / no)",
+    ),
+    "decision_change_why": (" (why: {why})", " (por qué: {why})"),
+    "decision_supersede_which": (
+        "Which decision does '{decision}' replace?\n{lines}\n(the number, or no)",
+        "¿Qué decisión sustituye '{decision}'?\n{lines}\n(el número, o no)",
+    ),
+    "decision_retire_which": (
+        "Which decision should I retire?\n{lines}\n(the number, or no)",
+        "¿Qué decisión retiro?\n{lines}\n(el número, o no)",
+    ),
+    "decision_change_which_number": (
+        "Which one? Say its number.",
+        "¿Cuál? Dime su número.",
+    ),
+    "decision_change_no": (
+        "Nothing changed; the decisions stay as they were.",
+        "No he cambiado nada; las decisiones siguen como estaban.",
+    ),
+    "decision_change_none": (
+        "There are no current decisions in '{name}' to change. Say 'we decided X because Y' "
+        "to record one.",
+        "No hay decisiones vigentes en '{name}' que cambiar. Di 'hemos decidido X porque Y' "
+        "para registrar una.",
+    ),
+    "decision_change_none_here": (
+        "There are no decisions on this branch of '{name}' to change; {count} on other "
+        "branches (list them with 'decisions list --all-branches' or /decisions all).",
+        "No hay decisiones en esta rama de '{name}' que cambiar; hay {count} en otras ramas "
+        "(lístalas con 'decisions list --all-branches' o /decisions all).",
+    ),
+    "decision_change_gone": (
+        "'{old}' was already replaced or retired; nothing changed.",
+        "'{old}' ya estaba sustituida o retirada; no he cambiado nada.",
+    ),
+    "decision_superseded": (
+        "Replaced in '{name}': '{old}' is now '{decision}'. Why: {why}. The old decision stays "
+        "in the history.",
+        "Sustituida en '{name}': '{old}' ahora es '{decision}'. Por qué: {why}. La anterior "
+        "queda en el historial.",
+    ),
+    "decision_retired": (
+        "Retired in '{name}': '{old}'. Why: {why}. It no longer counts as decided and stays "
+        "in the history.",
+        "Retirada en '{name}': '{old}'. Por qué: {why}. Ya no cuenta como decidida y queda en "
+        "el historial.",
+    ),
+    "decision_edited": (
+        "Decision {old_id} of '{name}' is replaced by decision {id}: {decision}. Why: {why}. "
+        "The old version stays in the history (decisions list --history).",
+        "La decisión {old_id} de '{name}' queda sustituida por la decisión {id}: {decision}. "
+        "Por qué: {why}. La versión anterior queda en el historial (decisions list --history).",
+    ),
+    "decision_retired_cli": (
+        "Decision {id} of '{name}' is retired: {decision}. It stays in the history "
+        "(decisions list --history).",
+        "La decisión {id} de '{name}' queda retirada: {decision}. Sigue en el historial "
+        "(decisions list --history).",
+    ),
+    "recall_replaced": (
+        "  It replaced '{old}' (decided {old_date}) on {date}.",
+        "  Sustituyó a '{old}' (decidida el {old_date}) el {date}.",
+    ),
+    "recall_earlier": (
+        "  ({count} earlier version(s) before that.)",
+        "  ({count} versión(es) anterior(es) antes de esa.)",
+    ),
+    "recall_retired": (
+        "  Retired on {date}; it no longer counts as decided. Why: {why}",
+        "  Retirada el {date}; ya no cuenta como decidida. Por qué: {why}",
     ),
     "decisions_saved": (
         "Saved {count} decision(s):\n{lines}",
@@ -514,6 +623,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report_type_other": ("other", "otro"),
     "report_no_decisions": ("No decisions recorded yet.", "Aún no hay decisiones registradas."),
     "report_why": ("Why", "Por qué"),
+    "report_branch": ("branch '{name}', turn {number}", "rama '{name}', turno {number}"),
+    "report_branch_unnamed": (
+        "an unnamed branch, turn {number}",
+        "una rama sin nombre, turno {number}",
+    ),
+    "report_every_branch": ("every branch", "todas las ramas"),
+    "report_replaces": ("Replaces", "Sustituye a"),
     "report_no_answers": ("No answers yet.", "Aún no hay respuestas."),
     "report_persona": ("Specialist", "Especialista"),
     "report_turn": ("Turn", "Turno"),

@@ -5,6 +5,11 @@ their position (`ref`), decisions by their position in `decisions` (1 = the
 first), so exporting, importing (into any database) and exporting again gives
 the same file, apart from `exported_at`.
 
+Version 3 carries what became of each decision: its status (current, superseded,
+retired), the decision it replaces (`replaces`, a decision ref earlier in the file),
+when and at which turn it was changed and why it was retired. Version 1 and 2 files
+still import: their decisions are all current.
+
 Version 2 carries the conversation tree: every turn but the first names its
 parent, the branches (name and tip), the node of each decision, and the state
 snapshots as stored (keyframes and deltas, see snapshots.py). A version 1 file
@@ -44,11 +49,11 @@ from design_agent.memory import (
     snapshots,
 )
 from design_agent.memory.db import scalar, snapshot, stamp, transaction
-from design_agent.memory.models import FileType, Project, Row, TurnContent
+from design_agent.memory.models import Decision, DecisionStatus, FileType, Project, Row, TurnContent
 from design_agent.memory.text import is_slug
 
 FORMAT: Literal["design-agent.project"] = "design-agent.project"
-FORMAT_VERSION: Literal[2] = 2
+FORMAT_VERSION: Literal[3] = 3
 MAX_DEPTH = 64  # far above what an export needs; below SQLite's JSON and Python's limits
 Warn = Callable[[str], None]
 
@@ -72,13 +77,19 @@ class ExportedFile(Row):
 
 class ExportedDecision(Row):
     """A decision; `turn` is the ref of the turn where it was made, `node` the ref of the
-    node of the tree it belongs to (None: every path)."""
+    node of the tree it belongs to (None: every path); `replaces` the position (1 = first)
+    of the decision it replaces, `changed_node` the ref of the turn where it was changed."""
 
     decision: str
     rationale: str
     turn: int | None = None
     timestamp: datetime
     node: int | None = None
+    status: DecisionStatus = "current"
+    replaces: int | None = None
+    changed_at: datetime | None = None
+    changed_node: int | None = None
+    change_reason: str = ""
 
 
 class ExportedBranch(Row):
@@ -102,7 +113,7 @@ class ProjectExport(Row):
     """The whole export file."""
 
     format: Literal["design-agent.project"] = FORMAT
-    version: Literal[1, 2] = FORMAT_VERSION
+    version: Literal[1, 2, 3] = FORMAT_VERSION
     exported_at: datetime
     project: Project
     metadata: dict[str, Any]
@@ -118,7 +129,7 @@ def build(db: sqlite3.Connection, project_id: str, now: datetime) -> ProjectExpo
     with snapshot(db):
         turns = conversations.every(db, project_id)
         refs = {turn.id: n for n, turn in enumerate(turns, start=1)}
-        decided = list(reversed(decisions.listing(db, project_id)))
+        decided = list(reversed(decisions.listing(db, project_id, history=True)))
         decision_refs = {d.id: n for n, d in enumerate(decided, start=1)}
         return ProjectExport(
             exported_at=now,
@@ -126,22 +137,28 @@ def build(db: sqlite3.Connection, project_id: str, now: datetime) -> ProjectExpo
             metadata=metadata.get_all(db, project_id),
             turns=[_turn(t.model_dump(), refs) for t in turns],
             files=[ExportedFile.model_validate(f) for f in files.every(db, project_id)],
-            decisions=[
-                ExportedDecision(
-                    decision=d.decision,
-                    rationale=d.rationale,
-                    turn=refs.get(d.conversation_id or 0),
-                    timestamp=d.timestamp,
-                    node=refs.get(d.node_id or 0),
-                )
-                for d in decided
-            ],
+            decisions=[_decision(d, refs, decision_refs) for d in decided],
             branches=[
                 ExportedBranch(name=b.name, tip=refs[b.tip_id], created_at=b.created_at)
                 for b in branches.listing(db, project_id)
             ],
             states=_states(db, project_id, refs, decision_refs),
         )
+
+
+def _decision(d: Decision, refs: dict[int, int], decision_refs: dict[int, int]) -> ExportedDecision:
+    return ExportedDecision(
+        decision=d.decision,
+        rationale=d.rationale,
+        turn=refs.get(d.conversation_id or 0),
+        timestamp=d.timestamp,
+        node=refs.get(d.node_id or 0),
+        status=d.status,
+        replaces=decision_refs.get(d.replaces_id or 0),
+        changed_at=d.changed_at,
+        changed_node=refs.get(d.changed_node_id or 0),
+        change_reason=d.change_reason,
+    )
 
 
 def _states(
@@ -257,10 +274,19 @@ def _tree_problem(bundle: ProjectExport) -> str | None:
         *(("branch tip", b.tip) for b in bundle.branches),
         *(("state node", st.node) for st in bundle.states),
         *(("decision node", d.node) for d in bundle.decisions if d.node is not None),
+        *(("decision change", d.changed_node) for d in bundle.decisions if d.changed_node),
     ]
     for what, ref in pointers:
         if ref not in refs:
             return f"a {what} refers to turn {ref}, which is not in the file"
+    return _versions_problem(bundle)
+
+
+def _versions_problem(bundle: ProjectExport) -> str | None:
+    """What breaks the decisions' history: a version that replaces no decision before it."""
+    for n, d in enumerate(bundle.decisions, start=1):
+        if d.replaces is not None and not 1 <= d.replaces < n:
+            return f"decision {n} replaces decision {d.replaces}, which is not listed before it"
     return None
 
 
@@ -346,7 +372,8 @@ def _insert_decisions(
         node = d.node if bundle.version >= 2 else d.turn  # v1: at its turn, like migration 5
         cursor = db.execute(
             "INSERT INTO project_decisions (project_id, decision, rationale, "
-            "conversation_id, timestamp, node_id) VALUES (?, ?, ?, ?, ?, ?)",
+            "conversation_id, timestamp, node_id, status, replaces_id, changed_at, "
+            "changed_node_id, change_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 project_id,
                 d.decision,
@@ -354,6 +381,11 @@ def _insert_decisions(
                 ids.get(d.turn or 0),
                 stamp(d.timestamp),
                 ids.get(node or 0),
+                d.status,
+                new_ids.get(d.replaces or 0),
+                stamp(d.changed_at) if d.changed_at else None,
+                ids.get(d.changed_node or 0),
+                d.change_reason,
             ],
         )
         new_ids[n] = int(cursor.lastrowid or 0)

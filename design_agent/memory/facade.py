@@ -48,8 +48,10 @@ from design_agent.memory.models import (
     AddedFile,
     Branch,
     Decision,
+    DecisionCounts,
     DeletionReport,
     FileInfo,
+    ListedDecision,
     ProcessMemory,
     Project,
     ProjectContext,
@@ -346,9 +348,12 @@ class Memory:
         """The project state at a node (its nearest ancestor's if it has none saved)."""
         return snapshots.state_at(self.db, node_id)
 
-    def decisions_on_path(self, node_id: int, limit: int | None = None) -> list[Decision]:
-        """The decisions made so far at a node (on its path, or on every path), newest first."""
-        return decisions.on_path(self.db, node_id, limit)
+    def decisions_on_path(
+        self, node_id: int, limit: int | None = None, history: bool = False
+    ) -> list[Decision]:
+        """The current decisions made so far at a node (on its path, or on every path), newest
+        first; with `history`, the ones replaced or retired on that path too."""
+        return decisions.on_path(self.db, node_id, limit, history)
 
     # Metadata -------------------------------------------------------------
 
@@ -396,9 +401,65 @@ class Memory:
             self.db, project_id, decision, rationale, conversation_id, self._now(), node_id
         )
 
-    def list_decisions(self, project_id: str, limit: int | None = None) -> list[Decision]:
-        """A project's decisions, newest first."""
-        return decisions.listing(self.db, project_id, limit)
+    def list_decisions(
+        self, project_id: str, limit: int | None = None, history: bool = False
+    ) -> list[Decision]:
+        """A project's current decisions, newest first; `history`: replaced and retired too."""
+        return decisions.listing(self.db, project_id, limit, history)
+
+    def get_decision(self, decision_id: int, project_id: str | None = None) -> Decision:
+        """One decision by id (of `project_id`, when given); NotFoundError saying where
+        the ids are."""
+        try:
+            found = decisions.get(self.db, decision_id)
+        except NotFoundError:
+            found = None
+        if found is None or project_id not in (None, found.project_id):
+            where = "" if project_id is None else f" in project '{project_id}'"
+            raise NotFoundError(
+                f"no decision {decision_id}{where}; 'design-agent decisions list --history' "
+                "shows the ids"
+            )
+        return found
+
+    def supersede_decision(
+        self,
+        decision_id: int,
+        decision: str,
+        rationale: str | None = None,
+        node_id: int | None = None,
+    ) -> Decision:
+        """A new version of a current decision that replaces it (kept, superseded); None
+        `rationale` keeps the old one's. At `node_id` of the tree (None: where it was made).
+        ConflictError when it was already replaced or retired."""
+        return decisions.supersede(self.db, decision_id, decision, rationale, self._now(), node_id)
+
+    def retire_decision(
+        self, decision_id: int, reason: str = "", node_id: int | None = None
+    ) -> Decision:
+        """Retire a current decision (kept, no longer current), with why; as supersede."""
+        return decisions.retire(self.db, decision_id, reason, self._now(), node_id)
+
+    def decision_replacement(self, decision_id: int) -> Decision | None:
+        """The version that replaced a decision, or None."""
+        return decisions.replacement(self.db, decision_id)
+
+    def latest_decision_version(self, decision_id: int) -> Decision:
+        """The newest version of a decision (itself when nothing replaced it)."""
+        return decisions.latest_version(self.db, decision_id)
+
+    def earlier_decision_versions(self, decision_id: int) -> list[Decision]:
+        """The versions a decision replaced, the one it replaced directly first."""
+        return decisions.earlier_versions(self.db, decision_id)
+
+    def decision_counts(self, project_id: str, node_id: int | None = None) -> DecisionCounts:
+        """Replaced and retired on the path to `node_id`, and current on other branches
+        (None: replaced and retired in the whole project)."""
+        return decisions.counts(self.db, project_id, node_id)
+
+    def place_decisions(self, found: list[Decision]) -> list[ListedDecision]:
+        """The decisions with the turn number and the branch each was made on."""
+        return decisions.placed(self.db, found)
 
     def search_decisions(
         self, project_id: str, query: str, limit: int = 10

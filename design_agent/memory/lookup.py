@@ -41,7 +41,8 @@ class ProjectLookup(BaseModel):
     asked: str
     exact: Project | None = None
     suggestion: Project | None = None
-    # The suggestion is the one project whose name holds what was typed as whole words.
+    # The suggestion is the one project whose name holds what was typed as whole words
+    # ("admin": Acme Admin Portal), not only its start ("acm") or a typo of it.
     by_part: bool = False
     candidates: list[Project] = []
     names: list[str]
@@ -61,7 +62,8 @@ def lookup(db: sqlite3.Connection, asked: str) -> ProjectLookup:
         return ProjectLookup(asked=asked, candidates=candidates, names=names)
     guess = (partial[0] if partial else _fuzzy(typed, listed)) if typed else None
     suggestion = None if guess is None else _project(guess)
-    return ProjectLookup(asked=asked, suggestion=suggestion, by_part=bool(partial), names=names)
+    by_part = bool(partial) and _contains_run(words(partial[0].name), typed)
+    return ProjectLookup(asked=asked, suggestion=suggestion, by_part=by_part, names=names)
 
 
 def _exact(db: sqlite3.Connection, asked: str) -> Project | None:

@@ -98,8 +98,16 @@ class AddedFile(Row):
     truncated: bool = False
 
 
+DecisionStatus = Literal["current", "superseded", "retired"]
+DECISION_STATUSES: tuple[str, ...] = ("current", "superseded", "retired")
+
+
 class Decision(Row):
-    """A decision recorded in a project, with why, and the turn where it was made."""
+    """A decision recorded in a project, with why, and the turn where it was made.
+
+    When the team changes its mind it is `superseded` by a newer version (whose
+    `replaces_id` names it) or `retired`: it stays, with when (`changed_at`), where in the
+    tree (`changed_node_id`; None: on every path) and why it was retired."""
 
     id: int
     project_id: str
@@ -108,6 +116,34 @@ class Decision(Row):
     conversation_id: int | None = None
     timestamp: datetime
     node_id: int | None = None  # where in the tree it was made; None: on every path
+    status: DecisionStatus = "current"
+    replaces_id: int | None = None
+    changed_at: datetime | None = None
+    changed_node_id: int | None = None
+    change_reason: str = ""
+
+
+class BranchRef(Row):
+    """A branch named by a listing: its id and name (None: an unnamed branch)."""
+
+    id: int
+    name: str | None = None
+
+
+class ListedDecision(Decision):
+    """A decision with its place in the conversation tree: the number of the turn where it
+    was made and the branch that turn was first written on (both None: every path)."""
+
+    turn: int | None = None
+    branch: BranchRef | None = None
+
+
+class DecisionCounts(Row):
+    """What a branch's listing leaves out: changed on this path, current on other branches."""
+
+    superseded: int = 0
+    retired: int = 0
+    elsewhere: int = 0
 
 
 class ProcessMemory(Row):

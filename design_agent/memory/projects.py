@@ -114,7 +114,8 @@ def summaries(db: sqlite3.Connection) -> list[ProjectSummary]:
         f"""SELECT {COLUMNS},
             (SELECT count(*) FROM conversations c WHERE c.project_id = p.id) AS turns,
             (SELECT count(*) FROM project_files f WHERE f.project_id = p.id) AS files,
-            (SELECT count(*) FROM project_decisions d WHERE d.project_id = p.id) AS decisions
+            (SELECT count(*) FROM project_decisions d
+             WHERE d.project_id = p.id AND d.status = 'current') AS decisions
         FROM projects p ORDER BY last_accessed DESC, id""",
     )
     return [ProjectSummary.model_validate({**r, "active": r["id"] == active}) for r in found]

@@ -212,7 +212,26 @@ V6: tuple[str, ...] = (
     "WHERE cost IS NOT NULL",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5, 6: V6}
+# Version 7: decisions change as the team changes its mind, and keep their history. A
+# decision is `current`, `superseded` (a newer version replaces it: that one's `replaces_id`
+# names it) or `retired`; `changed_at` says when it stopped being current, `changed_node_id`
+# where in the tree (only paths through that turn see the change; NULL: every path), and
+# `change_reason` why it was retired. A decision is replaced at most once (the index).
+V7: tuple[str, ...] = (
+    "ALTER TABLE project_decisions ADD COLUMN status TEXT NOT NULL DEFAULT 'current' "
+    "CHECK (status IN ('current', 'superseded', 'retired'))",
+    "ALTER TABLE project_decisions ADD COLUMN replaces_id INTEGER "
+    "REFERENCES project_decisions(id) ON DELETE SET NULL",
+    "ALTER TABLE project_decisions ADD COLUMN changed_at TEXT",
+    "ALTER TABLE project_decisions ADD COLUMN changed_node_id INTEGER "
+    "REFERENCES conversations(id) ON DELETE SET NULL",
+    "ALTER TABLE project_decisions ADD COLUMN change_reason TEXT NOT NULL DEFAULT ''",
+    "CREATE UNIQUE INDEX project_decisions_replaces ON project_decisions(replaces_id) "
+    "WHERE replaces_id IS NOT NULL",
+    "CREATE INDEX project_decisions_changed_node ON project_decisions(changed_node_id)",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5, 6: V6, 7: V7}
 LATEST_VERSION = max(MIGRATIONS)
 
 

@@ -20,7 +20,7 @@ from design_agent.core.messages import say
 from design_agent.core.numbers import turn_number
 from design_agent.knowledge.registry import Catalogue
 from design_agent.memory import Memory
-from design_agent.memory.models import Decision, Project, Turn
+from design_agent.memory.models import Decision, ListedDecision, Project, Turn
 from design_agent.understanding.conversation import load_state
 from design_agent.understanding.language import detect_language
 
@@ -53,9 +53,14 @@ class ReportBrief(_Frozen):
 
 
 class ReportDecision(_Frozen):
+    """A current decision; `branch` says where in the tree it was made (when the
+    conversation has branches), `replaces` the version it replaced and when."""
+
     decision: str
     rationale: str
     timestamp: datetime
+    branch: str = ""
+    replaces: str = ""
 
 
 class CheckItem(_Frozen):
@@ -141,7 +146,7 @@ def gather(
         generated_at=datetime.now(UTC),
         context=_context(memory.metadata(project.id)),
         briefs=_briefs(memory, project),
-        decisions=[_decision(d) for d in _decisions(memory, project, node)],
+        decisions=_report_decisions(memory, project, node, language),
         answers=[_answer(memory, catalogue, turn, language) for turn in chosen],
     )
 
@@ -196,10 +201,38 @@ def _decisions(memory: Memory, project: Project, node: int | None) -> list[Decis
     return sorted(found, key=lambda d: (d.timestamp, d.id))
 
 
-def _decision(decision: Decision) -> ReportDecision:
-    return ReportDecision(
-        decision=decision.decision, rationale=decision.rationale, timestamp=decision.timestamp
-    )
+def _report_decisions(
+    memory: Memory, project: Project, node: int | None, language: str
+) -> list[ReportDecision]:
+    """The current decisions on the path, each with its branch when there are several."""
+    forked = len(memory.branches(project.id)) > 1
+    placed = memory.place_decisions(_decisions(memory, project, node))
+    return [
+        ReportDecision(
+            decision=d.decision,
+            rationale=d.rationale,
+            timestamp=d.timestamp,
+            branch=_branch(d, language) if forked else "",
+            replaces=_replaces(memory, d, language),
+        )
+        for d in placed
+    ]
+
+
+def _branch(decision: ListedDecision, language: str) -> str:
+    if decision.turn is None or decision.branch is None:
+        return say("report_every_branch", language)
+    if decision.branch.name is None:
+        return say("report_branch_unnamed", language, number=decision.turn)
+    return say("report_branch", language, name=decision.branch.name, number=decision.turn)
+
+
+def _replaces(memory: Memory, decision: Decision, language: str) -> str:
+    """ "Madrid goes first (2025-05-02)": the version it replaced, and when it was decided."""
+    if decision.replaces_id is None:
+        return ""
+    old = memory.earlier_decision_versions(decision.id)[0]
+    return f"{old.decision} ({old.timestamp.date().isoformat()})"
 
 
 def _context(metadata: dict[str, Any]) -> list[ContextItem]:

@@ -99,9 +99,12 @@ def _decisions(data: ReportData) -> list[str]:
         return [say("report_no_decisions", lang)]
     items = []
     for n, d in enumerate(data.decisions, 1):
-        item = f"{n}. **{inline(d.decision)}** ({d.timestamp.date().isoformat()})"
+        where = f"; {inline(d.branch)}" if d.branch else ""
+        item = f"{n}. **{inline(d.decision)}** ({d.timestamp.date().isoformat()}{where})"
         if d.rationale:
             item += f"  \n   *{say('report_why', lang)}:* {inline(d.rationale)}"
+        if d.replaces:
+            item += f"  \n   *{say('report_replaces', lang)}:* {inline(d.replaces)}"
         items.append(item)
     return ["\n".join(items)]
 

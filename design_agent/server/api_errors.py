@@ -10,6 +10,7 @@ from typing import Any
 
 from design_agent.core.errors import (
     ConfigError,
+    ConflictError,
     DesignAgentError,
     DiskFullError,
     ExitCode,
@@ -50,6 +51,7 @@ _STATUS: tuple[tuple[type[DesignAgentError], int, str], ...] = (
     (DiskFullError, 507, "disk_full"),
     (ProviderUnavailableError, 409, "provider_unavailable"),
     (ConfigError, 422, "invalid"),
+    (ConflictError, 409, "conflict"),
     (UsageError, 400, "bad_request"),
 )
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 from starlette.requests import ClientDisconnect
 
+from design_agent.core.numbers import MAX_NUMBER
 from design_agent.memory.models import FILE_TYPES
 from design_agent.server.api_errors import ApiError
 from design_agent.server.deps import check_project_id, context_of, jsonable, project_of
@@ -21,6 +23,7 @@ from design_agent.server.uploads import receive, upload_folder
 router = APIRouter(prefix="/api/v1", tags=["memory"])
 
 MAX_HISTORY = 500
+DecisionId = Annotated[int, PathParam(ge=1, le=MAX_NUMBER)]
 
 
 class DecisionBody(BaseModel):
@@ -84,12 +87,65 @@ def search(
     return {"results": jsonable(results)}
 
 
+class DecisionEditBody(BaseModel):
+    decision: str = Field(min_length=1, max_length=5000)
+    rationale: str | None = Field(default=None, max_length=20000)  # None: the old one's
+
+
+class DecisionRetireBody(BaseModel):
+    rationale: str = Field(default="", max_length=20000)
+
+
 @router.get("/projects/{project_id}/decisions")
-def list_decisions(project_id: str, request: Request) -> dict[str, Any]:
-    """The project's decisions with their rationale, newest first."""
+def list_decisions(
+    project_id: str, request: Request, all_branches: int = 0, history: int = 0
+) -> dict[str, Any]:
+    """The current decisions on the branch the conversation is on (all_branches=1: every
+    branch's; history=1: replaced and retired ones too), newest first, each with its turn
+    and branch; `counts` says what the listing leaves out (as `decisions list --json`)."""
+    from design_agent.understanding.conversation import conversation_node
+
     with context_of(request).memory() as memory:
-        items = memory.list_decisions(project_of(memory, project_id).id)
-    return {"decisions": jsonable(items)}
+        project = project_of(memory, project_id)
+        node = None if all_branches else conversation_node(memory, project.id)
+        found = (
+            memory.decisions_on_path(node, history=bool(history))
+            if node is not None
+            else memory.list_decisions(project.id, history=bool(history))
+        )
+        items = memory.place_decisions(found)
+        counts = memory.decision_counts(project.id, node)
+    return {"decisions": jsonable(items), "counts": jsonable(counts)}
+
+
+@router.patch("/projects/{project_id}/decisions/{decision_id}")
+def edit_decision(
+    project_id: str, decision_id: DecisionId, body: DecisionEditBody, request: Request
+) -> dict[str, Any]:
+    """A new version of a current decision, replacing it (as `decisions edit --json`):
+    `{decision, replaced}`; unknown id 404, already replaced or retired 409."""
+    with context_of(request).memory() as memory:
+        project = project_of(memory, project_id)
+        old = memory.get_decision(decision_id, project.id)
+        new = memory.supersede_decision(old.id, body.decision, body.rationale)
+        replaced = memory.get_decision(old.id)
+    return {"decision": jsonable(new), "replaced": jsonable(replaced)}
+
+
+@router.post("/projects/{project_id}/decisions/{decision_id}/retire")
+def retire_decision(
+    project_id: str,
+    decision_id: DecisionId,
+    request: Request,
+    body: DecisionRetireBody | None = None,
+) -> dict[str, Any]:
+    """Retire a current decision, kept in the history (as `decisions retire --json`):
+    `{decision}`; unknown id 404, already replaced or retired 409."""
+    with context_of(request).memory() as memory:
+        project = project_of(memory, project_id)
+        old = memory.get_decision(decision_id, project.id)
+        retired = memory.retire_decision(old.id, body.rationale if body else "")
+    return {"decision": jsonable(retired)}
 
 
 @router.post("/projects/{project_id}/decisions", status_code=201)

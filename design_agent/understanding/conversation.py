@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from design_agent.core.errors import NotFoundError
+
 if TYPE_CHECKING:
     from design_agent.memory import Memory
 
@@ -157,6 +159,23 @@ class DecisionProposal(_Pending):
         return len(self.decisions)
 
 
+class DecisionChange(_Pending):
+    """ "Replace 'Madrid first' with 'Valencia first'?" or "Retire 'Madrid first'?" (one
+    candidate: yes / no), or "which one?" with the candidates numbered (the number / no).
+    `candidates` are decision ids in the order shown; `decision` is the new version's text
+    (supersede), `rationale` why it changes."""
+
+    kind: Literal["decision_change"] = "decision_change"
+    change: Literal["supersede", "retire"]
+    candidates: list[int] = Field(min_length=1, max_length=5)
+    decision: str = Field(default="", max_length=1000)
+    rationale: str = Field(default="", max_length=1000)
+
+    @property
+    def choices(self) -> int | None:
+        return len(self.candidates) if len(self.candidates) > 1 else 0
+
+
 class BudgetConfirm(_Pending):
     """ "This project has spent its monthly budget: run this request anyway?" (budget.py).
     `request` is the message held back; "yes" runs it, "no" leaves it unsent."""
@@ -178,6 +197,7 @@ Pending = Annotated[
     | ProjectNameNeeded
     | Interview
     | DecisionProposal
+    | DecisionChange
     | BudgetConfirm,
     Field(discriminator="kind"),
 ]
@@ -264,3 +284,18 @@ def save_state(memory: Memory, state: ConversationState) -> None:
         memory.delete_state(key)
         return
     memory.set_state(key, state.model_dump(mode="json"))
+
+
+def conversation_node(memory: Memory, project_id: str) -> int | None:
+    """The turn the project's conversation continues from (/goto, "go back to turn 4"),
+    else its latest turn; None before its first turn. What "this branch" means to
+    `decisions list` and the API, as to the shell."""
+    node = load_state(memory, project_id).node
+    if node is not None:
+        try:
+            if memory.get_turn(node).project_id == project_id:
+                return node
+        except NotFoundError:
+            pass  # a turn gone since: follow the latest one, as the conversation does
+    latest = memory.recent_turns(project_id, 1)
+    return latest[-1].id if latest else None

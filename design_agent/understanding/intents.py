@@ -1595,3 +1595,162 @@ RULES: list[Rule] = [
     back_rule,
     switch_rule,
 ]
+
+
+# -- decisions that change: "we changed our mind: ...", "forget the Madrid decision" ----------
+
+# "we changed our mind: Valencia goes first", "cambiamos de idea sobre Madrid: ...": the new
+# version follows the separator.
+_CHANGED_MIND = LazyPattern(
+    r"(?:(?:we|i|the team|the client|they)(?:'ve| have| ve| all)? (?:changed|change) (?:our|my"
+    r"|their) minds?|change of plans?|(?:ya )?(?:hemos|he|han|habiamos) cambiado de (?:idea"
+    r"|opinion|planes)|(?:cambiamos|cambie|cambiaron) de (?:idea|opinion|planes)|cambio de"
+    r" planes?)(?: (?:about|on|regarding|sobre|acerca de|con|respecto a) (?P<about>[^:;,.]{1,80}))?"
+    r"\s*[:;,.!–—-]+\s*(?=\S)",
+    needles=("mind", "change of plan", "de idea", "de opinion", "de plan"),
+)
+_CHANGE_VERB = (
+    r"(?:change|update|replace|revise|amend|cambia|cambiad|actualiza|sustituye|reemplaza"
+    r"|modifica|corrige)"
+)
+_THE = r"(?:(?:the|our|that|this|la|nuestra|esa|esta) )?"
+_LAST = r"(?:(?P<last>last|latest|previous|ultima|anterior) )?"
+# "change the decision about Madrid to Valencia goes first", "cambia la última decisión
+# por ...", "change the Madrid decision to ...".
+_CHANGE_NAMED = [
+    LazyPattern(p, needles=("decision",))
+    for p in (
+        rf"{_CHANGE_VERB} {_THE}{_LAST}decision(?: (?:about|on|regarding|for|of|de|del|de la"
+        r"|sobre|acerca de) (?P<about>.{1,80}?))?\s*(?: to| with| into| por| a|:)\s*(?=\S)",
+        rf"{_CHANGE_VERB} {_THE}(?P<about>[^:;,.]{{1,60}}?) decision\s*(?: to| with| into|:)"
+        r"\s*(?=\S)",
+    )
+]
+# A change of mind about the method is a design request: "we changed our mind, let's ...".
+_NOT_A_DECISION = LazyPattern(
+    r"(?:let's|lets|let us|how about|what about|what if|maybe|i want|we want|i'd like|we'd like"
+    r"|quiero|queremos|hagamos|mejor hacer|prefiero hacer|que tal)\b"
+)
+_DROP_VERB = (
+    r"(?:forget|drop|delete|remove|retire|scrap|undo|cancel|withdraw|discard|ditch|erase"
+    r"|revert|get rid of|throw out|borra|borrad|elimina|quita|olvida|olvidate de|olvidad"
+    r"|descarta|anula|retira|deshaz|cancela|tacha)"
+)
+_NOT_DOING = (
+    r"(?:doing|going to do|going to use|going to run|going to launch|going with|going ahead"
+    r" with|using|running|launching|building|opening|starting)"
+)
+# Read on the request's plain words, before any "because".
+_RETIRE = [
+    LazyPattern(p, needles=("decision",))
+    for p in (
+        rf"{_DROP_VERB} {_THE}(?P<last>last|latest|previous|most recent|ultima|anterior)"
+        r" decision(?: (?:we made|we took|que tomamos|que hemos tomado|tomada))?",
+        rf"{_DROP_VERB} {_THE}decision (?:about|on|regarding|to|that|for|of|de|del|sobre"
+        r"|acerca de|de que) (?P<about>.{1,120})",
+        rf"{_DROP_VERB} {_THE}(?P<about>.{{1,80}}?) decision",
+    )
+] + [
+    LazyPattern(
+        r"(?:forget|ignore|scratch|drop|olvida|olvidate de|olvidad|ignora) (?:that|what|que"
+        r"|lo que) (?:(?:we|i|the team) )?(?:decided|agreed|hemos decidido|hemos acordado"
+        r"|decidimos|acordamos)(?: (?:to|on|that|que|en))? (?P<about>.{1,120})",
+        needles=("decid", "agreed", "acord"),
+    ),
+    LazyPattern(
+        rf"(?:we re|we are|were|i m|i am) not {_NOT_DOING} (?P<about>.{{1,120}}?)"
+        r" (?:any ?more|after all)",
+        needles=("more", "after all"),
+    ),
+    LazyPattern(
+        r"we (?:won t|will not|don t|do not|aren t going to|are not going to) (?:do|use|run"
+        r"|launch|build|open|start|go with|go ahead with) (?P<about>.{1,120}?) (?:any ?more"
+        r"|after all)",
+        needles=("more", "after all"),
+    ),
+    LazyPattern(
+        rf"(?:we re |we are |were |i m |i am |we |i )?no longer (?:{_NOT_DOING}|do|use|run"
+        r"|launch|build|open|start|go with|want) (?P<about>.{1,120})",
+        needles=("no longer",),
+    ),
+    LazyPattern(
+        r"(?:ya no|al final no|finalmente no) (?:vamos a|haremos|hacemos|usamos|usaremos"
+        r"|vamos con|iremos con|lanzamos|lanzaremos|abrimos|abriremos|empezamos|empezaremos"
+        r"|queremos) (?P<about>.{1,120})",
+        needles=("ya no", "al final no", "finalmente no"),
+    ),
+]
+
+
+def change_decision_rule(said: Said) -> ActionEnvelope | None:
+    """ "we changed our mind: Valencia goes first because the port partners signed",
+    "forget the Madrid decision", "borra la última decisión", "ya no vamos a ...": a
+    decision replaced or retired, always confirmed by the handler first."""
+    if said.raw.rstrip().endswith("?"):
+        return None
+    end = len(said.folded)
+    split = next((m for p in _BECAUSE if (m := p.search(said.folded, said.start))), None)
+    head_end = split.start() if split else end
+    rationale = said.cut(split.end(), end)[:TEXT_MAX] if split else ""
+    found = _superseded(said, head_end, rationale) or _retired(said, head_end, rationale)
+    if found is not None and _REQUEST_AFTER.search(said.folded, said.start):
+        return None  # "we're not doing interviews anymore, help me plan a survey"
+    return found
+
+
+def _superseded(said: Said, head_end: int, rationale: str) -> ActionEnvelope | None:
+    trigger = _CHANGED_MIND.match(said.folded, said.start) or next(
+        (m for p in _CHANGE_NAMED if (m := p.match(said.folded, said.start))), None
+    )
+    if trigger is None or trigger.end() >= head_end:
+        return None
+    decision = said.cut(trigger.end(), head_end).rstrip(" ,;:-–—")
+    if not decision or _NOT_A_DECISION.match(fold(decision)):
+        return None
+    about = trigger.group("about")
+    last = bool(trigger.groupdict().get("last"))
+    target = said.cut(*trigger.span("about")) if about and not last else None
+    return make(
+        "decisions",
+        "supersede",
+        decision=decision[:TEXT_MAX],
+        rationale=rationale,
+        target=target or None,
+        last=last,
+    )
+
+
+def _retired(said: Said, head_end: int, rationale: str) -> ActionEnvelope | None:
+    head = without_tail(normalize(said.folded[said.start : head_end]))
+    found = match_plain(head, _RETIRE)
+    if found is None:
+        return None
+    about = (found.groupdict().get("about") or "").strip()
+    last = bool(found.groupdict().get("last"))
+    if not last and not about:
+        return None
+    target = None if last else about[:TEXT_MAX]
+    return make("decisions", "retire", target=target, last=last, rationale=rationale)
+
+
+# "why do we pay participants 80 euros?", "¿por qué tenemos dos planes?": a decision that
+# stands, asked about in the present (the past tense is in _RECALL above).
+_RECALL += [
+    LazyPattern(
+        rf"{_ASKER}why (?:do|are) (?:we|i) (?:pay|paying|use|using|charge|charging|start"
+        r"|starting|launch|launching|go with|going with|run|running|keep|keeping|offer"
+        r"|offering|ship|shipping|send|sending|recruit|recruiting|open|opening|work with"
+        r"|working with|target|targeting|test with|testing with) .+",
+        needles=("why",),
+    ),
+    LazyPattern(
+        rf"{_ASKER}(?:por que|porque) (?:tenemos|pagamos|usamos|cobramos|lanzamos|ofrecemos"
+        r"|enviamos|mandamos|reclutamos|abrimos|mantenemos|trabajamos con|apostamos por"
+        r"|empezamos|vamos con) .+",
+        needles=("por que", "porque"),
+    ),
+]
+
+# Read right after "what have we decided?": before anything that reads "delete", "change"
+# or "cambia" as a project or a provider.
+RULES.insert(RULES.index(list_decisions_rule) + 1, change_decision_rule)

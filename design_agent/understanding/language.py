@@ -1364,3 +1364,12 @@ peru:localization brazil:localization portugal:localization mexicano:localizacio
 mexicanos:localizacion latinoamerica:localizacion argentinos:localizacion brasil:localizacion
 """
 PLACE_HINTS = _pairs(_PLACE_PAIRS)
+
+# -- decisions that change: which one a reply or a message names (actions/decision_changes.py)
+
+# Words that name no decision in particular: "the Madrid decision" is about Madrid.
+DECISION_WORDS = word_list(
+    """decision decisions decided decide decisiones decidimos decidido decidir idea plan
+    thing choice anymore any more longer doing going do use using run running go with
+    vamos hacer usar hemos lo"""
+)

@@ -40,7 +40,7 @@ def test_decisions_said_three_ways_are_stored_with_their_reasons(talk: Conversat
 def test_a_decision_interrupts_a_question_and_a_recall_finds_nothing(talk: Conversation) -> None:
     """A decision said while "did you mean?" waits is recorded; an unknown topic is not made up."""
     talk("create project Acme Admin Portal", reply="Who are the users", pending="interview")
-    talk("switch to acme", reply="Did you mean", pending="confirm_switch")
+    talk("switch to acm", reply="Did you mean", pending="confirm_switch")
     talk(
         "we agreed to keep the sidebar because admins use it daily",
         reply="Recorded",

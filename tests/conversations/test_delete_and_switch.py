@@ -145,13 +145,18 @@ def test_un_proyecto_que_cambio_no_se_borra(
 
 
 def test_partial_names_and_typos_find_the_project(talk: Conversation) -> None:
-    """Names typed short, in lower case or misspelt are guessed and confirmed with "yes"."""
+    """A word of one project's name finds it at once; the start of a name or a typo is a
+    guess, confirmed with "yes"."""
     for name in ("Acme Admin Portal", "B2B Invoicing", "Ledgerly"):
         talk(f"create project {name}", reply=f"users of {name}?", pending="interview")
-    talk("switch to acme", reply="Did you mean 'Acme Admin Portal'?", pending="confirm_switch")
-    talk("yes", reply="Switched to 'Acme Admin Portal'", pending=None, project="Acme Admin Portal")
-    talk("switch to b2b", reply="Did you mean 'B2B Invoicing'?", pending="confirm_switch")
+    talk("switch to admin", reply="Switched to 'Acme Admin Portal'", pending=None)
+    talk("switch to b2b invoice", reply="Did you mean 'B2B Invoicing'?", pending="confirm_switch")
     talk("yes", reply="Switched to 'B2B Invoicing'", pending=None, project="B2B Invoicing")
+    talk("switch to acm", reply="Did you mean 'Acme Admin Portal'?", pending="confirm_switch")
+    talk("yes", reply="Switched to 'Acme Admin Portal'", pending=None, project="Acme Admin Portal")
+    talk(
+        "switch to b2b", reply="Switched to 'B2B Invoicing'", pending=None, project="B2B Invoicing"
+    )
     talk("switch to ledgrly", reply="Did you mean 'Ledgerly'? (yes/no)", pending="confirm_switch")
     talk("no", reply="OK, staying in 'B2B Invoicing'.", pending=None, project="B2B Invoicing")
     talk("switch to ledgerly", reply="Switched to 'Ledgerly'", pending=None, project="Ledgerly")
@@ -173,11 +178,11 @@ def test_ledgerly_never_suggests_general(talk: Conversation) -> None:
 
 
 def test_nombres_parciales_y_erratas(talk: Conversation) -> None:
-    """In Spanish, a part of a name or a typo asks "¿Te refieres a ...?" first."""
+    """In Spanish, the start of a name or a typo asks "¿Te refieres a ...?" first."""
     for name in ("Acme Admin Portal", "Cobros"):
         talk(f"crea el proyecto {name}", reply=f"usuarios de {name}?", pending="interview")
     talk(
-        "cambia a acme",
+        "cambia a acm",
         reply="¿Te refieres a 'Acme Admin Portal'? (sí/no)",
         pending="confirm_switch",
     )
