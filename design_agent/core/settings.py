@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -122,10 +123,28 @@ class EffectiveSettings:
 
 
 def read_settings_file(home: HomeLayout) -> dict[str, Any]:
-    """The raw mapping in settings.yaml, validated; {} when the file does not exist."""
+    """The raw mapping in settings.yaml, validated; {} when the file does not exist. Read
+    again only when the file changed (each turn reads the settings: "use gemini from now
+    on" may have changed them)."""
     path = home.trusted(home.settings_file)
-    if not path.exists():
+    try:
+        info = path.stat()
+    except FileNotFoundError:
         return {}
+    identity = (info.st_ino, info.st_mtime_ns, info.st_size)
+    known = _read.get(path)
+    if known is not None and known[0] == identity:
+        return dict(known[1])
+    data = _parse_settings(path)
+    _read[path] = (identity, data)
+    return dict(data)
+
+
+# settings.yaml as last read, per path: (inode, mtime, size) and its mapping.
+_read: dict[Path, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+
+
+def _parse_settings(path: Path) -> dict[str, Any]:
     # Loaded only for a file to read: most homes have none, and YAML costs start-up time.
     from design_agent.core.yamlfile import YamlFileError, load_located
 

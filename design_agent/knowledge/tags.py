@@ -127,19 +127,6 @@ def inert(text: str) -> str:
     return _QUOTED_TAG.sub("&lt;", text)
 
 
-def strip_tags(text: str) -> str:
-    """The text with whitelisted tags replaced by their readable content."""
-    parts: list[str] = []
-    for segment in parse_all(text):
-        if isinstance(segment, TextSegment):
-            parts.append(segment.text)
-        elif isinstance(segment, DecisionTag):
-            parts.append(f"Decision: {segment.decision}")
-        else:
-            parts.append(segment.question)
-    return "".join(parts)
-
-
 def _openers() -> tuple[str, ...]:
     return tuple(f"<{name}" for name in TAG_NAMES)
 

@@ -58,17 +58,6 @@ def next_search_key(db: sqlite3.Connection) -> int:
     return int(scalar(db, "SELECT coalesce(max(search_key), 0) + 1 FROM projects"))
 
 
-def rebuild_index(db: sqlite3.Connection, project_id: str, search_key: int) -> None:
-    """Re-index every turn of a project from `conversations` (repair, migrations)."""
-    fts = turns_index(search_key)
-    db.execute(f"INSERT INTO {fts}({fts}) VALUES ('delete-all')")
-    db.execute(
-        f"INSERT INTO {fts}(rowid, message) "
-        "SELECT id, message FROM conversations WHERE project_id = ?",
-        [project_id],
-    )
-
-
 def merge(db: sqlite3.Connection, search_key: int, pages: int) -> None:
     """Merge a project's index segments, writing at most about `pages` pages.
 

@@ -45,7 +45,7 @@ def bin_variable(name: str) -> str:
 def find_binary(
     spec: AdapterSpec, settings: Settings | None = None, environ: Mapping[str, str] | None = None
 ) -> BinaryLookup:
-    """Locate `spec`'s binary; never raises (see `require_binary`)."""
+    """Locate `spec`'s binary; never raises."""
     if spec.is_offline:
         return BinaryLookup(None, "builtin")
     environ = os.environ if environ is None else environ
@@ -81,16 +81,6 @@ def not_installed_error(spec: AdapterSpec, lookup: BinaryLookup) -> ProviderNotI
             "or answer offline: 'design-agent providers use offline'"
         )
     return ProviderNotInstalledError(message, provider=spec.name)
-
-
-def require_binary(
-    spec: AdapterSpec, settings: Settings | None = None, environ: Mapping[str, str] | None = None
-) -> str:
-    """The binary's path, or ProviderNotInstalledError with the install hint."""
-    lookup = find_binary(spec, settings, environ)
-    if lookup.path is None:
-        raise not_installed_error(spec, lookup)
-    return lookup.path
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import re
 import string
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -327,8 +327,3 @@ def home_adapter_files(home: HomeLayout) -> dict[str, Path]:
             found = sorted(p for p in folder.iterdir() if p.is_file())
             files.update({p.stem: p for p in found if p.suffix in {".yaml", ".yml"}})
     return files
-
-
-def spec_from_mapping(name: str, data: Mapping[str, Any]) -> AdapterSpec:
-    """Build a spec from a mapping (tests and tools); raises pydantic's ValidationError."""
-    return AdapterSpec.model_validate({**data, "name": name})

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 from design_agent.server.turns import TurnRecord
@@ -21,23 +21,11 @@ from design_agent.server.turns import TurnRecord
 KEEP_ALIVE_SECONDS = 15.0
 
 
-def sse_stream(
-    record: TurnRecord, after: int = 0, wait: float = KEEP_ALIVE_SECONDS
-) -> Iterator[str]:
-    """The SSE messages of `record` after seq `after`, live until the turn ends."""
-    yield "retry: 1000\n\n"
-    for seq, event in record.follow(after, wait):
-        if event is None:
-            yield ": keep-alive\n\n"
-            continue
-        yield message(record, seq, event)
-    yield end_message(record)
-
-
 async def sse_events(
     record: TurnRecord, after: int = 0, wait: float = KEEP_ALIVE_SECONDS
 ) -> AsyncIterator[str]:
-    """`sse_stream` for the event loop: no thread waits per client; the turn's thread
+    """The SSE messages of `record` after seq `after`, live until the turn ends: no thread
+    waits per client; the turn's thread
     wakes the stream (call_soon_threadsafe) when an event comes."""
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()

@@ -23,7 +23,7 @@ from design_agent.core.messages import say
 from design_agent.providers.side_call import side_call
 from design_agent.turn.types import Chosen, Timer, TurnState
 from design_agent.understanding.conversation import MethodChoice
-from design_agent.understanding.follow_up import weigh
+from design_agent.understanding.follow_up import goes_on
 from design_agent.understanding.matching import MatchResult, TaskScore
 
 if TYPE_CHECKING:
@@ -106,12 +106,8 @@ class TaskChooser:
             return None
         if last.answered_at and datetime.now(UTC) - last.answered_at > FOLLOW_UP_WINDOW:
             return None
-        best = result.best
-        if best is not None and best.task_id == last.task_id and best.band == "HIGH":
-            return None  # the message asks for that method itself: matched as usual
         task = self.catalogue.task(last.task_id)
-        other = best.band if best is not None and best.task_id != last.task_id else None
-        weighed = weigh(message, task, other, turn.language)
+        weighed = goes_on(message, task, result, turn.language)
         return task if weighed.reading == "follow_up" else None
 
     def _model_choice(

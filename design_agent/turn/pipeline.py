@@ -200,8 +200,7 @@ class Pipeline:
         settings = self.services.settings
         language = self._pick_language(request.reading, settings.values.language, state)
         if claim:
-            state.language = language  # type: ignore[assignment]
-            self.memory.set_state("last_language", language)
+            state.language = language  # type: ignore[assignment]  # saved by finish_state
         prefs = self._preferences(project, request, language, settings)
         return TurnState(request, project, None, prefs, state)
 

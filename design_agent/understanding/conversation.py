@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from design_agent.memory import Memory
 
 PENDING_MINUTES = 15
+LAST_LANGUAGE = "last_language"  # the language of the last turn in any project
 NO_PROJECT = "-"  # the key of the state kept before any project exists
 
 
@@ -258,6 +259,10 @@ def load_state(memory: Memory, project_id: str | None) -> ConversationState:
 def claim_state(memory: Memory, project_id: str | None) -> ConversationState:
     """The project's state for the turn starting now; its open question, if any, is removed
     from disk in the same transaction, so no other process's turn can answer it too."""
+    state = load_state(memory, project_id)
+    if state.pending is None:
+        return state  # nothing to take: no write, no lock (a question asked meanwhile is
+        # kept by finish_state)
     with memory.transaction():
         state = load_state(memory, project_id)
         if state.pending is not None:
@@ -268,13 +273,16 @@ def claim_state(memory: Memory, project_id: str | None) -> ConversationState:
 def finish_state(memory: Memory, state: ConversationState) -> None:
     """Save the state at the end of a turn that began with `claim_state`. A question on disk
     now was asked by another process meanwhile: it stays if this turn left none, and when
-    both left one, both are dropped (a "yes" could not tell which it answers)."""
+    both left one, both are dropped (a "yes" could not tell which it answers). The turn's
+    language is remembered for the next session in the same transaction."""
     with memory.transaction():
         theirs = load_state(memory, state.project_id).pending
         if theirs is not None:
             mine = state.pending
             state = state.model_copy(update={"pending": None if mine is not None else theirs})
         save_state(memory, state)
+        if state.language is not None:
+            memory.set_state(LAST_LANGUAGE, state.language)
 
 
 def save_state(memory: Memory, state: ConversationState) -> None:

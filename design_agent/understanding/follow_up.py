@@ -28,6 +28,7 @@ from typing import Literal
 from design_agent.core.lexicon import Lexicon, lexicon
 from design_agent.core.models import Task
 from design_agent.core.text import fold
+from design_agent.understanding.matching import MatchResult
 
 Reading = Literal["follow_up", "new_request"]
 _WORD = re.compile(r"[a-z0-9ñ]+(?:'[a-z]+)?")
@@ -41,6 +42,8 @@ MAX_PHRASE = 4
 BAND_WEIGHT = {"HIGH": 3.0, "MEDIUM": 1.6, "LOW": 0.4}
 # A reading wins clearly by this much; closer, the model may decide (when there is one).
 CLEAR_MARGIN = 1.0
+# Against a method the message half-names (MEDIUM), going on must win by this much.
+MEDIUM_MARGIN = 0.5
 
 
 @dataclass(frozen=True)
@@ -51,14 +54,32 @@ class Weighed:
     new_request: float
     reasons: tuple[str, ...] = ()
 
+    # Another method scores HIGH or MEDIUM for the message on its own: only an edit said of
+    # the answer itself ("make it ...", "add ... to the plan") keeps it a follow-up.
+    strong_other: bool = False
+    edits_answer: bool = False
+
     @property
     def reading(self) -> Reading:
+        if self.strong_other and not self.edits_answer:
+            return "new_request"
         return "follow_up" if self.follow_up > self.new_request else "new_request"
 
     @property
     def decided(self) -> bool:
         """Whether one reading wins clearly (else a model may settle it)."""
         return abs(self.follow_up - self.new_request) >= CLEAR_MARGIN
+
+
+def goes_on(message: str, last: Task, result: MatchResult, language: str = "en") -> Weighed:
+    """How `message` reads after an answer made with `last`, given how it matches on its own
+    (`result`): a follow-up when the evidence for going on outweighs the evidence for the
+    best other method. A message that names `last` itself at HIGH goes on with it too."""
+    best = result.best
+    if best is not None and best.task_id == last.id and best.band == "HIGH":
+        return Weighed(1.0, 0.0, ("names the same method",))  # answered with it either way
+    other = best.band if best is not None and best.task_id != last.id else None
+    return weigh(message, last, other, language)
 
 
 def weigh(
@@ -71,15 +92,29 @@ def weigh(
     evidence that it asks for another method, whose best band is `other_band` (None when
     the best method for the message is `last` itself, or there is none)."""
     cues = _cues(lexicon())
-    words = _without_lead(_WORD.findall(fold(message).replace("’", "'")), cues)
-    follow, reasons = _going_on(words, cues, last)
+    said = _WORD.findall(fold(message).replace("’", "'"))
+    body = _without_lead(said, cues)
+    follow, reasons = _going_on(said, body, cues, last)
+    if _asks_about_it(message, said, cues):
+        follow += 1.5
+        reasons.append("a question about the answer")
     new = BAND_WEIGHT.get(other_band or "", 0.0)
     if new:
         reasons.append(f"another method scores {other_band}")
-    if _phrase_at(words, 0, cues.request_openings) and not _edit_of_answer(words, cues):
+    asked = _phrase_at(said, 0, cues.request_openings) or _phrase_at(body, 0, cues.request_openings)
+    if asked and not _edit_of_answer(body, cues):
         new += 1.0
         reasons.append("asked as a request of its own")
-    return Weighed(round(follow, 2), round(new, 2), tuple(reasons))
+    elif _next_step(said, body, cues):
+        new += 1.0
+        reasons.append("the next piece of work")
+    # A method of its own named (HIGH) is a new request unless it is put into the answer
+    # ("add an executive summary at the top"); one half-named (MEDIUM) unless the answer
+    # is edited ("add a survey question to each task").
+    strong = other_band in ("HIGH", "MEDIUM")
+    clearly = follow >= new + MEDIUM_MARGIN
+    edits = _inserted(body, cues) or (other_band == "MEDIUM" and clearly)
+    return Weighed(round(follow, 2), round(new, 2), tuple(reasons), strong, edits)
 
 
 def _without_lead(words: list[str], cues: _Cues) -> list[str]:
@@ -90,29 +125,61 @@ def _without_lead(words: list[str], cues: _Cues) -> list[str]:
     return words[start:]
 
 
-def _going_on(words: list[str], cues: _Cues, last: Task) -> tuple[float, list[str]]:
+def _going_on(said: list[str], body: list[str], cues: _Cues, last: Task) -> tuple[float, list[str]]:
     follow, reasons = 0.0, []
-    if _edit_of_answer(words, cues):
+    if _edit_of_answer(body, cues):
         follow += 2.5
         reasons.append("an edit of the answer")
-    elif words and words[0] in cues.edit_verbs and len(words) <= EDIT_ALONE_WORDS:
-        follow += 1.0  # "split the biggest one in two", "añade una pregunta sobre ..."
+    elif body and body[0] in cues.edit_verbs and len(body) <= EDIT_ALONE_WORDS:
+        follow += 1.5  # "add a guardrail metric for refunds", "añade una pregunta sobre ..."
         reasons.append("asks for a change")
-    if _phrase_at(words, 0, cues.continuations):
+    if _continues(said, body, cues):
         # "and the screener?", "y el guion?": a fragment that only makes sense after the answer
-        fragment = len(words) <= FRAGMENT_WORDS
+        fragment = len(said) <= FRAGMENT_WORDS
         follow += 2.0 if fragment else 1.0
         reasons.append("continues the answer" if fragment else "continues the conversation")
-    if any(_phrase_at(words, i, cues.adjustments) for i in range(len(words))):
+    if any(_phrase_at(body, i, cues.adjustments) for i in range(len(body))):
         follow += 1.0
         reasons.append("says how to change it")
-    if set(words) & _deliverable_words(last.id, tuple(_parts(last))):
+    if any(_phrase_at(body, i, cues.complaints) for i in range(min(len(body), 6))):
+        follow += 1.5
+        reasons.append("says what is wrong with it")
+    if set(body) & _deliverable_words(last.id, tuple(_parts(last))):
         follow += 0.7
         reasons.append("names a part of the last answer")
-    if len(words) <= SHORT_WORDS:
-        follow += 0.5
+    if len(said) <= SHORT_WORDS:
+        follow += 0.3
         reasons.append("short")
     return follow, reasons
+
+
+def _next_step(said: list[str], body: list[str], cues: _Cues) -> bool:
+    """ "now write stories for ...", "ahora prioriza los hallazgos ...": a step after the
+    answer, not a change to it (no edit said of the answer)."""
+    after_now = len(body) < len(said) and said[0] in cues.next_words
+    if not after_now or _continues(said, body, cues):
+        return False
+    return not _edit_of_answer(body, cues) and not _inserted(body, cues)
+
+
+def _continues(said: list[str], body: list[str], cues: _Cues) -> bool:
+    """ "and the screener?", "now do the same for Android", "ahora lo mismo para ..." """
+    return _phrase_at(said, 0, cues.continuations) or _phrase_at(body, 0, cues.continuations)
+
+
+def _inserted(words: list[str], cues: _Cues) -> bool:
+    """Something put into the answer: an adding verb first, and where it goes in the answer
+    ("add X at the top", "for each task", "añade X al final", "a cada riesgo")."""
+    if not words or words[0] not in cues.adding_verbs:
+        return False
+    return any(_phrase_at(words, i, cues.places) for i in range(1, len(words)))
+
+
+def _asks_about_it(message: str, said: list[str], cues: _Cues) -> bool:
+    """A question about what was answered ("what if we only get 3 participants?", "which of
+    these are blockers?"), not one asking for something ("can you plan ...?")."""
+    question = message.rstrip().endswith("?") or _phrase_at(said, 0, cues.question_openings)
+    return question and not _phrase_at(said, 0, cues.request_openings)
 
 
 def _edit_of_answer(words: list[str], cues: _Cues) -> bool:
@@ -140,7 +207,9 @@ def _phrase_at(words: list[str], start: int, phrases: frozenset[str]) -> bool:
 
 
 def _parts(task: Task) -> list[str]:
-    return [*task.expected_output, *(task.es.expected_output if task.es else [])]
+    """What names a method's deliverable and its parts, in both languages."""
+    spanish = task.es.expected_output if task.es else []
+    return [task.name.en, task.name.es or "", *task.expected_output, *spanish]
 
 
 @cache
@@ -158,6 +227,11 @@ class _Cues:
     adjustments: frozenset[str]
     request_openings: frozenset[str]
     leads: frozenset[str]
+    question_openings: frozenset[str]
+    adding_verbs: frozenset[str]
+    next_words: frozenset[str]
+    places: frozenset[str]
+    complaints: frozenset[str]
 
 
 @cache
@@ -173,4 +247,9 @@ def _cues(words: Lexicon) -> _Cues:
         words.union("adjustments"),
         words.union("request_openings"),
         words.union("leads"),
+        words.union("question_openings"),
+        words.union("adding_verbs"),
+        words.union("next_words"),
+        words.union("places"),
+        words.union("complaints"),
     )
