@@ -1,0 +1,30 @@
+"""A follow-up is a follow-up only when nothing says otherwise, measured on labelled pairs
+written by a hand that never saw the code (tests/data/followups*.yaml): floors on what the
+turn reads (understanding/followup_eval.py, the same reading as turn/clarify.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from design_agent.knowledge.registry import Catalogue
+from design_agent.understanding.followup_eval import evaluate
+from design_agent.understanding.matching import Matcher
+from design_agent.understanding.routing_eval import meta_check
+
+DATA = Path(__file__).resolve().parent / "data"
+# The floor of each set, a little under what it reads today (so a regression shows).
+FLOORS = {"followups_dev.yaml": (0.88, 3)}
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_follow_ups_and_new_requests_are_read_as_meant(
+    name: str, bundled_catalogue: Catalogue, bundled_matcher: Matcher
+) -> None:
+    cases = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))["cases"]
+    figures = evaluate(bundled_matcher, bundled_catalogue, cases, meta_check())
+    accuracy, strong_allowed = FLOORS[name]
+    assert figures.accuracy >= accuracy, figures.summary()
+    assert figures.strong_new_as_previous <= strong_allowed, figures.summary()
