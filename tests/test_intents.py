@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from design_agent.actions import ActionEnvelope
-from design_agent.actions.inputs import CreateProject, HistoryCount, Rerender
+from design_agent.understanding.inputs import CreateProject, HistoryCount, Rerender
 from design_agent.understanding.intents import detect_action
 
 PROVIDERS = ["claude", "gemini", "codex", "offline", "llm", "ollama"]

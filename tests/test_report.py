@@ -25,7 +25,6 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from design_agent.actions.envelope import ActionEnvelope
 from design_agent.cli.context import AppContext
 from design_agent.cli.shell import Shell
 from design_agent.core.errors import ExitCode
@@ -44,6 +43,7 @@ from design_agent.report.outline import outline
 from design_agent.report.pdf import screenshot
 from design_agent.turn.pipeline import Pipeline, TurnRequest
 from design_agent.turn.session import Services
+from design_agent.understanding.envelope import ActionEnvelope
 from design_agent.understanding.intents import detect_action
 
 # Read before the autouse home fixture clears every DESIGN_AGENT_* variable.

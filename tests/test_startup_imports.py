@@ -26,7 +26,7 @@ LAZY = (
     "design_agent.actions.conversation",
     "design_agent.actions.decisions",
     "design_agent.actions.files",
-    "design_agent.actions.inputs",
+    "design_agent.understanding.inputs",
     "design_agent.actions.memory",
     "design_agent.actions.projects",
     "design_agent.actions.providers",

@@ -18,8 +18,8 @@ from design_agent.actions.base import (
     ActionResult,
     load_handlers,
 )
-from design_agent.actions.envelope import ActionEnvelope
 from design_agent.actions.replies import stray_reply
+from design_agent.understanding.envelope import ActionEnvelope
 from design_agent.understanding.replies import read_reply
 
 if TYPE_CHECKING:

@@ -23,28 +23,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict
-
 from design_agent.core.errors import UsageError
 from design_agent.core.events import ActionDone
 from design_agent.core.messages import say
+from design_agent.understanding.inputs import INPUTS, ActionInput, NoInput
 
 if TYPE_CHECKING:
     from design_agent.memory.models import Project
     from design_agent.turn.session import Services
     from design_agent.understanding.conversation import ConversationState, Pending
     from design_agent.understanding.replies import Reply
-
-
-class ActionInput(BaseModel):
-    """Base of every action's input model: strict, nothing extra. Each is built when first
-    used, not at import: a process runs few actions, often none."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-
-class NoInput(ActionInput):
-    pass
 
 
 @dataclass
@@ -136,7 +124,6 @@ Handler = Callable[[Any, ActionContext], ActionResult]
 Answerer = Callable[[str, "Reply | None", Any, ActionContext], "ActionResult | None"]
 
 # Filled as the handler modules are imported: read them after `load_handlers()`.
-INPUTS: dict[tuple[str, str], type[ActionInput]] = {}
 HANDLERS: dict[tuple[str, str], Handler] = {}
 ANSWERERS: dict[str, Answerer] = {}
 
@@ -171,7 +158,9 @@ def action(
     """Register a handler for `module.method` with its input model."""
 
     def register(handler: Callable[[InputT, ActionContext], ActionResult]) -> Handler:
-        INPUTS[(module, method)] = model or NoInput
+        # What a meta-request may carry is declared once, in understanding/inputs.py.
+        if INPUTS.get((module, method)) is not (model or NoInput):
+            raise TypeError(f"{module}.{method}: its input model is not the one in INPUTS")
         HANDLERS[(module, method)] = handler
         return handler
 

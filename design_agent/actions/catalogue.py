@@ -4,16 +4,10 @@ did you mean?"."""
 
 from __future__ import annotations
 
-from design_agent.actions.base import (
-    ActionContext,
-    ActionResult,
-    AnswerAgain,
-    NoInput,
-    action,
-    answers,
-)
+from design_agent.actions.base import ActionContext, ActionResult, AnswerAgain, action, answers
 from design_agent.actions.decisions import out_of_range
 from design_agent.understanding.conversation import MethodChoice
+from design_agent.understanding.inputs import NoInput
 from design_agent.understanding.replies import Reply
 
 

@@ -14,13 +14,12 @@ from design_agent.actions.base import (
     ActionResult,
     AnswerAgain,
     CompareAnswers,
-    NoInput,
     action,
 )
-from design_agent.actions.inputs import Compare, Rerender, SmallTalk
 from design_agent.actions.providers import require_ready
 from design_agent.core.errors import UsageError
 from design_agent.core.messages import say
+from design_agent.understanding.inputs import Compare, NoInput, Rerender, SmallTalk
 
 
 @action("conversation", "help", NoInput)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action, answers
 from design_agent.actions.decisions import out_of_range
-from design_agent.actions.inputs import ReplaceDecision, RetireDecision
 from design_agent.actions.tree import current_node
 from design_agent.core.events import ActionDone
 from design_agent.core.text import words
 from design_agent.memory.models import Decision, Project
 from design_agent.understanding.conversation import DecisionChange
+from design_agent.understanding.inputs import ReplaceDecision, RetireDecision
 from design_agent.understanding.language import (
     DECISION_WORDS,
     STOP_WORDS_EN,

@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from design_agent.actions.base import ActionContext, ActionResult, action, answers
-from design_agent.actions.inputs import ListDecisions, RecordDecision
 from design_agent.actions.tree import current_node
 from design_agent.core.events import ActionDone
 from design_agent.core.text import fold
@@ -23,6 +22,7 @@ from design_agent.understanding.conversation import (
     Pending,
     ProposedDecision,
 )
+from design_agent.understanding.inputs import ListDecisions, RecordDecision
 from design_agent.understanding.replies import Reply, named_option, reason_in
 
 LIST_LIMIT = 20

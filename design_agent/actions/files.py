@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from design_agent.actions.base import ActionContext, ActionResult, action
-from design_agent.actions.inputs import AddFile
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory.documents import MAX_TEXT_CHARS
+from design_agent.understanding.inputs import AddFile
 
 QUOTES = "\"'“”‘’`"
 PREVIEW_CHARS = 200

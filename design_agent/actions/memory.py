@@ -8,11 +8,11 @@ looks through turns, files and decisions of this project or of every project
 from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action
-from design_agent.actions.inputs import HistoryCount, Recall, Search
 from design_agent.actions.tree import current_node
 from design_agent.core.text import word_list
 from design_agent.memory.models import Decision, Project, ProjectHits, Turn
 from design_agent.memory.text import words
+from design_agent.understanding.inputs import HistoryCount, Recall, Search
 from design_agent.understanding.language import QUESTION_STOP_WORDS
 
 RECALL_LIMIT = 5

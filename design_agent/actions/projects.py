@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 
-from design_agent.actions.base import ActionContext, ActionResult, NoInput, action, answers
+from design_agent.actions.base import ActionContext, ActionResult, action, answers
 from design_agent.actions.decisions import out_of_range
-from design_agent.actions.inputs import CreateProject, DeleteProject, ProjectName, RenameProject
 from design_agent.actions.interview import first_question, is_request
 from design_agent.actions.summaries import project_summary
 from design_agent.core.errors import NotFoundError, UsageError
@@ -28,6 +27,13 @@ from design_agent.understanding.conversation import (
     Interview,
     ProjectChoice,
     ProjectNameNeeded,
+)
+from design_agent.understanding.inputs import (
+    CreateProject,
+    DeleteProject,
+    NoInput,
+    ProjectName,
+    RenameProject,
 )
 from design_agent.understanding.language import STOP_WORDS_EN, STOP_WORDS_ES
 from design_agent.understanding.replies import Reply, named_option, read_reply

@@ -12,10 +12,10 @@ import os
 from typing import TYPE_CHECKING
 
 from design_agent.actions.base import ActionContext, ActionResult, action
-from design_agent.actions.inputs import ProviderName
 from design_agent.core.errors import ProviderNotInstalledError, UsageError
 from design_agent.core.settings import set_setting
 from design_agent.providers.resolve import bin_variable, check_provider_name
+from design_agent.understanding.inputs import ProviderName
 
 if TYPE_CHECKING:
     from design_agent.turn.session import Services

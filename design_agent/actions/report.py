@@ -10,22 +10,11 @@ conversation's current path (the latest of each method).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
 
-from pydantic import ConfigDict, Field
-
-from design_agent.actions.base import ActionContext, ActionInput, ActionResult, action
+from design_agent.actions.base import ActionContext, ActionResult, action
 from design_agent.actions.projects import not_found
 from design_agent.memory.models import Project
-
-
-class MakeReport(ActionInput):
-    """projects.report: a None name means the active project."""
-
-    model_config = ConfigDict(strict=True)
-
-    name: str | None = Field(None, min_length=1, max_length=120)
-    format: Literal["md", "html", "pdf"] = "md"
+from design_agent.understanding.inputs import MakeReport
 
 
 @action("projects", "report", MakeReport)

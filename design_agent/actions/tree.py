@@ -10,12 +10,12 @@ it, never a sibling branch.
 from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action, answers
-from design_agent.actions.inputs import TreeBack, TreeFork, TreeRename, TreeTarget
 from design_agent.core.errors import NotFoundError
 from design_agent.core.numbers import turn_number
 from design_agent.memory import Memory
 from design_agent.memory.models import Branch, Decision, Project, TreeLine, TreeNode
 from design_agent.understanding.conversation import ConfirmGoto
+from design_agent.understanding.inputs import TreeBack, TreeFork, TreeRename, TreeTarget
 from design_agent.understanding.replies import Reply
 
 TEXT_CHARS = 60

@@ -9,28 +9,15 @@ the request in its data) to run over budget; "no" leaves it unsent.
 
 from __future__ import annotations
 
-from design_agent.actions.base import (
-    ActionContext,
-    ActionInput,
-    ActionResult,
-    AnswerAgain,
-    action,
-    answers,
-)
+from design_agent.actions.base import ActionContext, ActionResult, AnswerAgain, action, answers
 from design_agent.actions.usage_view import text_table
 from design_agent.core.events import ActionDone
-from design_agent.memory.usage import GroupBy, UsageQuery, usage_report
+from design_agent.memory.usage import UsageQuery, usage_report
 from design_agent.understanding.conversation import BudgetConfirm
+from design_agent.understanding.inputs import UsageShow
 from design_agent.understanding.replies import Reply
 
 CONFIRMED = "budget.confirmed"  # the pipeline runs `data["request"]` when it sees this
-
-
-class UsageShow(ActionInput):
-    """Group by provider, model, day or project; every project's answers, or the active one's."""
-
-    by: GroupBy = "provider"
-    all_projects: bool = False
 
 
 @action("usage", "show", UsageShow)

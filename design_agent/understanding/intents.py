@@ -25,9 +25,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from design_agent.actions.envelope import ActionEnvelope
 from design_agent.core.text import fold, fold_mapped, normalize, original_span, words
 from design_agent.understanding import intent_starts
+from design_agent.understanding.envelope import ActionEnvelope
 from design_agent.understanding.language import (
     ACKNOWLEDGEMENTS,
     ACTION_WORDS,

@@ -3,8 +3,7 @@
 What the user says about projects, providers, files, decisions, the history,
 the catalogue or the conversation itself becomes one of these envelopes; a
 handler carries it out, never the model. The input is checked against the
-model its handler registered in `base.INPUTS` (the models live in inputs.py; the
-handlers are loaded on the first envelope, see `base.load_handlers`).
+model declared for it in inputs.py (`INPUTS`), which its handler registers with.
 Unknown modules, methods and input fields are rejected.
 """
 
@@ -14,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from design_agent.actions.base import INPUTS, load_handlers
+from design_agent.understanding.inputs import INPUTS
 
 Module = Literal[
     "tree",
@@ -42,7 +41,6 @@ class ActionEnvelope(BaseModel):
 
     @model_validator(mode="after")
     def _input_matches_method(self) -> ActionEnvelope:
-        load_handlers()
         model = INPUTS.get((self.module, self.method))
         if model is None:
             raise ValueError(f"unknown action {self.module}.{self.method}")
@@ -55,6 +53,5 @@ class ActionEnvelope(BaseModel):
         return f"{self.module}.{self.method}"
 
     def typed_input(self) -> Any:
-        """The input as its registered model (defaults filled in)."""
-        load_handlers()
+        """The input as its declared model (defaults filled in)."""
         return INPUTS[(self.module, self.method)].model_validate(self.input)

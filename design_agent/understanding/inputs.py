@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from design_agent.actions.base import ActionInput, NoInput
+from design_agent.memory.usage import GroupBy
 
 __all__ = [
     "AddFile",
@@ -33,6 +33,18 @@ __all__ = [
     "Search",
     "SmallTalk",
 ]
+
+
+class ActionInput(BaseModel):
+    """Base of every action's input model: strict, nothing extra. Each is built when first
+    used, not at import: a process runs few actions, often none."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+class NoInput(ActionInput):
+    pass
+
 
 NAME_MAX = 120
 QUERY_MAX = 2000
@@ -202,3 +214,53 @@ class Rerender(_Strict):
         if self.verbosity is None and self.language is None and self.provider is None:
             raise ValueError("a rerender needs a verbosity, a language or a provider")
         return self
+
+
+class UsageShow(ActionInput):
+    """Group by provider, model, day or project; every project's answers, or the active one's."""
+
+    by: GroupBy = "provider"
+    all_projects: bool = False
+
+
+class MakeReport(ActionInput):
+    """projects.report: a None name means the active project."""
+
+    model_config = ConfigDict(strict=True)
+
+    name: str | None = Field(None, min_length=1, max_length=120)
+    format: Literal["md", "html", "pdf"] = "md"
+
+
+# Every action a message may be read as, and what it may carry: the one place both the
+# envelope (what a message means) and the handler registered for it (actions/) agree on.
+INPUTS: dict[tuple[str, str], type[ActionInput]] = {
+    ("catalogue", "methods"): NoInput,
+    ("conversation", "cancel"): NoInput,
+    ("conversation", "compare"): Compare,
+    ("conversation", "help"): NoInput,
+    ("conversation", "rerender"): Rerender,
+    ("conversation", "small_talk"): SmallTalk,
+    ("decisions", "list"): ListDecisions,
+    ("decisions", "record"): RecordDecision,
+    ("decisions", "retire"): RetireDecision,
+    ("decisions", "supersede"): ReplaceDecision,
+    ("files", "add"): AddFile,
+    ("history", "show"): HistoryCount,
+    ("memory", "recall"): Recall,
+    ("memory", "search"): Search,
+    ("projects", "create"): CreateProject,
+    ("projects", "delete"): DeleteProject,
+    ("projects", "list"): NoInput,
+    ("projects", "rename"): RenameProject,
+    ("projects", "report"): MakeReport,
+    ("projects", "switch"): ProjectName,
+    ("providers", "use"): ProviderName,
+    ("tree", "back"): TreeBack,
+    ("tree", "branches"): NoInput,
+    ("tree", "fork"): TreeFork,
+    ("tree", "goto"): TreeTarget,
+    ("tree", "rename"): TreeRename,
+    ("tree", "show"): NoInput,
+    ("usage", "show"): UsageShow,
+}
