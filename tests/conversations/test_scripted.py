@@ -44,9 +44,8 @@ def test_a_scripted_conversation(talk: Conversation, script: dict[str, Any]) -> 
     for number, step in enumerate(script["turns"], 1):
         if setup.get("model"):
             _model_answers(talk, step.get("model_proposes") or [], number)
-        said = talk.say(step["say"])
+        said = talk.say(step["say"])  # a refusal (an error) is a reply too: its line is shown
         where = f"turn {number} {step['say']!r} of {script['id']}: reply was {said.reply!r}"
-        assert said.error is None, f"error {said.error!r} at {where}"
         _check(talk, said, step["expect"], where)
 
 
