@@ -47,6 +47,8 @@ FOLDER = "lexicon"
 REFERENCE_TABLES = frozenset({"false_friends", "nearby_support"})
 QUOTE_BOOLEANS = 'write yes, no, on, off, y and n in quotes ("no"): YAML reads them as true/false'
 Table = dict[str, Any]
+# A language is a folder of the lexicon: "en", "es", "pt"...
+Language = str
 T = TypeVar("T")
 # Attributes made after loading, never pickled with the lexicon.
 _UNPICKLED = ("_unions", "_derived", "home")
