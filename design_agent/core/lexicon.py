@@ -326,11 +326,14 @@ def lexicon() -> Lexicon:
 
 def use_home(home: HomeLayout | None) -> None:
     """Read the lexicon of `home` (its own words added to the bundled ones) from now on;
-    None goes back to the bundled words alone."""
+    None goes back to the bundled words alone. The words in use stay while their files
+    are unchanged (a signature of the files' sizes and times, ~0.3 ms)."""
+    from design_agent.core.cache import signature
+
     global _current, _home
     with _lock:
-        same = home is not None and _home is not None and _home.root == home.root
-        if (same or (home is None and _home is None)) and _current is not None:
+        same = (home.root if home else None) == (_home.root if _home else None)
+        if same and _current is not None and _current.signature == signature(sources(home)):
             return
         _home, _current = home, None
 
