@@ -24,7 +24,7 @@ stop_words: [o, a, os, as, um, uma, de, do, da, dos, das, em, "no", na, para, co
   e, eu, nos, nosso, nossa, meu, minha, preciso, quero, fazer, como]
 detection_words: [voce, nao, sao, entao, tambem, aplicativo]
 detection:
-  characters: "ãõç"
+  characters: "ãõçâêôàáéíóú"
   endings: [cao, coes]
 """
 GLOSSARY = """\
@@ -47,7 +47,7 @@ delete_verbs: [apaga, apagar, exclui, excluir]
 owner_words: [o, meu, nosso]
 project_words: [projeto]
 """
-REQUEST = "preciso mapear a jornada dos usuarios no cadastro"
+REQUEST = "preciso mapear a jornada dos usuários no cadastro"
 
 
 def write(path: Path, text: str) -> Path:

@@ -25,7 +25,6 @@ the home's cache beside it (`persisted`). Modules that only test membership hold
 
 from __future__ import annotations
 
-import difflib
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Set
@@ -79,7 +78,11 @@ class Lexicon:
 
     def union(self, name: str) -> frozenset[str]:
         """`name`'s words in every language."""
-        return self._unions.get(name, frozenset())
+        found = self._unions.get(name)
+        if found is None:
+            found = frozenset().union(*(self.words(name, code) for code in self.lists))
+            self._unions[name] = found
+        return found
 
     def table(self, name: str, language: str) -> Table:
         return self.tables.get(language, {}).get(name, {})
@@ -93,8 +96,7 @@ class Lexicon:
 
     @cached_property
     def _unions(self) -> dict[str, frozenset[str]]:
-        names = {name for lists in self.lists.values() for name in lists}
-        return {n: frozenset().union(*(self.words(n, code) for code in self.lists)) for n in names}
+        return {}  # name -> every language's words, filled as names are asked for
 
     def entries(self, name: str) -> frozenset[str]:
         """`name`'s words in every language, or its keys in every language for a table."""
@@ -266,6 +268,8 @@ class _Building:
             return None  # no bundled files to compare with (a test of one file)
         kind = self.known.get(name)
         if kind is None:
+            import difflib  # only to name the likely misspelling
+
             close = difflib.get_close_matches(name, self.known, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
             return f"'{name}' is not a name design-agent reads{hint}"

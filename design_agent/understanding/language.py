@@ -72,7 +72,7 @@ class Detection:
     languages: tuple[str, ...]
     # A word only one language has (its stop words and detection words) -> that language.
     own: dict[str, str]
-    characters: tuple[tuple[str, re.Pattern[str]], ...]
+    characters: tuple[tuple[str, re.Pattern[str]], ...]  # those only one language writes
     endings: tuple[tuple[str, tuple[str, ...]], ...]
 
 
@@ -109,14 +109,16 @@ def _detection(words: Lexicon) -> Detection:
     for code in languages:
         others = frozenset().union(*(said[o] for o in languages if o != code))
         own.update(dict.fromkeys(said[code] - others, code))
+    tables = {code: words.table("detection", code) for code in languages}
+    written = {code: set(str(tables[code].get("characters", ""))) for code in languages}
     characters, endings = [], []
     for code in languages:
-        table = words.table("detection", code)
-        if table.get("characters"):
-            pattern = "[" + re.escape(str(table["characters"])) + "]"
-            characters.append((code, re.compile(pattern)))
-        if table.get("endings"):
-            endings.append((code, tuple(table["endings"])))
+        # Only the characters no other language writes: "á" is Spanish or Portuguese.
+        elsewhere = set().union(*(written[o] for o in languages if o != code))
+        if alone := "".join(sorted(written[code] - elsewhere)):
+            characters.append((code, re.compile("[" + re.escape(alone) + "]")))
+        if tables[code].get("endings"):
+            endings.append((code, tuple(tables[code]["endings"])))
     return Detection(languages, own, tuple(characters), tuple(endings))
 
 
