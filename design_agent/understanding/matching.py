@@ -416,10 +416,8 @@ class Matcher:
     ) -> None:
         self._format = INDEX_FORMAT
         words = words or lexicon()
-        known = match_words(words)
-        self._words = known
-        # The lexicon the index was built with: another one means another matcher.
-        self.lexicon_signature = words.signature
+        # What the index needs of the lexicon, and which one it was (another one: another index).
+        self._words, self.lexicon_signature = match_words(words), words.signature
         self._task_ids: list[str] = []
         self._positions: dict[str, int] = {}
         self._phrases: list[_Phrase] = []
@@ -430,8 +428,7 @@ class Matcher:
         # loads faster than a tuple per pair (Any: ints and floats alternate)
         self._purpose_postings: dict[str, tuple[Any, ...]] = {}
         self._idf: dict[str, float] = {}
-        self._generic = known.generic
-        self._glossaries = known.glossaries
+        self._generic, self._glossaries = self._words.generic, self._words.glossaries
         self._synonyms: dict[str, tuple[str, ...]] = {}
         self._named_by: dict[str, frozenset[int]] = {}
         self._name_words: dict[str, frozenset[str]] = {}

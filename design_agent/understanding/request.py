@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from rapidfuzz.distance import OSA
 
@@ -112,54 +112,73 @@ def reading() -> Reading:
 
 
 def _reading(words: Lexicon) -> Reading:
-    union = words.union
-    phrases = partial(_phrases, words)
-    return Reading(
-        stop_words=union("stop_words"),
-        stop_words_of={code: words.words("stop_words", code) for code in words.languages},
-        detail_markers=union("detail_markers"),
-        material_markers=union("material_markers"),
-        material_by_last=_by(phrases("material_phrases"), -1),
-        topic_verbs=union("topic_verbs"),
-        span_breaks=union("span_breaks"),
-        closing_material=union("closing_material"),
-        clause_breaks=union("clause_breaks"),
-        comma_detail_markers=union("comma_detail_markers"),
-        object_markers=union("object_markers"),
-        checking_verbs=union("checking_verbs"),
-        checked_determiners=union("checked_determiners"),
-        purpose_by_first=_by(phrases("purpose_phrases"), 0),
-        purpose_words=union("purpose_words"),
-        infinitive_endings=tuple(sorted(union("infinitive_endings"))),
-        range_starts=union("range_starts"),
-        range_ends=union("range_ends"),
-        triggers_by_first=_by(phrases("negation_triggers"), 0),
-        negators=union("negators"),
-        noun_negators={code: words.words("noun_negators", code) for code in words.languages},
-        clitic_negators=union("clitic_negators"),
-        negated_auxiliaries=union("negated_auxiliaries"),
-        determiners=union("determiners"),
-        want_verbs=union("want_verbs"),
-        clitics=union("clitics"),
-        not_negating=phrases("not_negating"),
-        backward_negations=phrases("backward_negations"),
-        backward_first_words=frozenset(p[0] for p in phrases("backward_negations")),
-        retractions_by_first=_by(phrases("retractions"), 0),
-        plans_by_first=_by(phrases("abandoned_plans"), 0),
-        change_first_words=frozenset(p[0] for p in phrases("retractions"))
-        | frozenset(p[0] for p in phrases("abandoned_plans")),
-        abandoned_ends=union("abandoned_ends"),
-        negation_breaks=union("negation_breaks"),
-        state_verbs=union("state_verbs"),
-        negated_prepositions=union("negated_prepositions"),
-        false_friends={
-            code: {w: union(str(n)) for w, n in words.table("false_friends", code).items()}
+    return Reading(**_parts(words), **_negation(words), **_friends(words))
+
+
+def _parts(words: Lexicon) -> dict[str, Any]:
+    """What tells the head of a request from its details, objects and material."""
+    union, phrases = words.union, partial(_phrases, words)
+    return {
+        "stop_words": union("stop_words"),
+        "stop_words_of": {code: words.words("stop_words", code) for code in words.languages},
+        "detail_markers": union("detail_markers"),
+        "material_markers": union("material_markers"),
+        "material_by_last": _by(phrases("material_phrases"), -1),
+        "topic_verbs": union("topic_verbs"),
+        "span_breaks": union("span_breaks"),
+        "closing_material": union("closing_material"),
+        "clause_breaks": union("clause_breaks"),
+        "comma_detail_markers": union("comma_detail_markers"),
+        "object_markers": union("object_markers"),
+        "checking_verbs": union("checking_verbs"),
+        "checked_determiners": union("checked_determiners"),
+        "purpose_by_first": _by(phrases("purpose_phrases"), 0),
+        "purpose_words": union("purpose_words"),
+        "infinitive_endings": tuple(sorted(union("infinitive_endings"))),
+        "range_starts": union("range_starts"),
+        "range_ends": union("range_ends"),
+    }
+
+
+def _negation(words: Lexicon) -> dict[str, Any]:
+    """What negates, what a negation covers, and what takes back what was said."""
+    union, phrases = words.union, partial(_phrases, words)
+    return {
+        "triggers_by_first": _by(phrases("negation_triggers"), 0),
+        "negators": union("negators"),
+        "noun_negators": {code: words.words("noun_negators", code) for code in words.languages},
+        "clitic_negators": union("clitic_negators"),
+        "negated_auxiliaries": union("negated_auxiliaries"),
+        "determiners": union("determiners"),
+        "want_verbs": union("want_verbs"),
+        "clitics": union("clitics"),
+        "not_negating": phrases("not_negating"),
+        "backward_negations": phrases("backward_negations"),
+        "backward_first_words": frozenset(p[0] for p in phrases("backward_negations")),
+        "retractions_by_first": _by(phrases("retractions"), 0),
+        "plans_by_first": _by(phrases("abandoned_plans"), 0),
+        "change_first_words": frozenset(
+            p[0] for p in (*phrases("retractions"), *phrases("abandoned_plans"))
+        ),
+        "abandoned_ends": union("abandoned_ends"),
+        "negation_breaks": union("negation_breaks"),
+        "state_verbs": union("state_verbs"),
+        "negated_prepositions": union("negated_prepositions"),
+    }
+
+
+def _friends(words: Lexicon) -> dict[str, Any]:
+    """False friends (a language's own; their support every language's) and idioms."""
+    idioms = _phrases(words, "idioms")
+    return {
+        "false_friends": {
+            code: {w: words.union(str(n)) for w, n in words.table("false_friends", code).items()}
             for code in words.languages
         },
-        nearby_support=words.merged_lists("nearby_support"),
-        idioms=phrases("idioms"),
-        idiom_first_words=frozenset(p[0] for p in phrases("idioms")),
-    )
+        "nearby_support": words.merged_lists("nearby_support"),
+        "idioms": idioms,
+        "idiom_first_words": frozenset(p[0] for p in idioms),
+    }
 
 
 def _phrases(words: Lexicon, name: str) -> tuple[Phrase, ...]:
