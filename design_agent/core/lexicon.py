@@ -142,15 +142,19 @@ class LexiconWords(Set[str]):
     def __init__(self, name: str, language: str | None = None) -> None:
         self.name = name
         self.language = language
+        self._read: tuple[Lexicon, frozenset[str]] | None = None  # the last lexicon's words
 
     def now(self) -> frozenset[str]:
         """The words, from the lexicon in use now."""
-        words = lexicon()
-        return (
-            words.union(self.name)
-            if self.language is None
-            else words.words(self.name, self.language)
-        )
+        words, read = lexicon(), self._read
+        if read is None or read[0] is not words:
+            read = self._read = (words, self.words_of(words))
+        return read[1]
+
+    def words_of(self, words: Lexicon) -> frozenset[str]:
+        if self.language is None:
+            return words.union(self.name)
+        return words.words(self.name, self.language)
 
     def __contains__(self, word: object) -> bool:
         return word in self.now()
@@ -180,9 +184,9 @@ class _Difference(LexiconWords):
         super().__init__(left.name, left.language)
         self.left, self.right = left, right
 
-    def now(self) -> frozenset[str]:
-        right = self.right.now() if isinstance(self.right, LexiconWords) else self.right
-        return self.left.now() - frozenset(right)
+    def words_of(self, words: Lexicon) -> frozenset[str]:
+        right = self.right.words_of(words) if isinstance(self.right, LexiconWords) else self.right
+        return self.left.words_of(words) - frozenset(right)
 
 
 def bundled_folder() -> Path:
