@@ -20,7 +20,7 @@ the home's catalogue is loaded), the bundled one until then. `check` validates e
 What code derives from the words (sets, regular expressions, indexes) is made once per
 lexicon and kept on it (`derived`); what is too slow even for once per process is kept in
 the home's cache beside it (`persisted`). Modules that only test membership hold a live view
-(`LexiconWords`), which reads the lexicon in use each time.
+(`LexiconWords`), which follows the lexicon in use.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -65,6 +64,8 @@ class Lexicon:
     # The home it was loaded for (None: the bundled files only), for `persisted`.
     home: HomeLayout | None = field(default=None, repr=False, compare=False)
     _derived: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False, compare=False)
+    # name -> every language's words, filled as names are asked for
+    _unions: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -93,10 +94,6 @@ class Lexicon:
         for language in reversed(self.languages):
             merged.update(self.table(name, language))
         return merged
-
-    @cached_property
-    def _unions(self) -> dict[str, frozenset[str]]:
-        return {}  # name -> every language's words, filled as names are asked for
 
     def entries(self, name: str) -> frozenset[str]:
         """`name`'s words in every language, or its keys in every language for a table."""
@@ -132,7 +129,7 @@ class Lexicon:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.home = None
-        self._derived = {}
+        self._derived, self._unions = {}, {}
 
 
 class LexiconWords(Set[str]):
