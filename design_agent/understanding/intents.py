@@ -201,7 +201,8 @@ def _intent_words(words: Lexicon) -> IntentWords:
     """What the rules read, from the home's cache when made for these files and templates
     (filling the templates and reading their starts costs ~100 ms; this, ~1 ms)."""
     key = f"{words.signature}-{digest(TEMPLATES)}-{WORDS_FORMAT}"
-    data: dict[str, Any] = words.persisted("intent-words", key, lambda: _intent_data(words))
+    # A copy: what the cache holds is shared by the process and read-only (core/cache.py).
+    data = dict(words.persisted("intent-words", key, lambda: _intent_data(words)))
     book = PhraseBook(data.pop("filled"), {k: t.flags for k, t in TEMPLATES.items()})
     return IntentWords(
         book=book,
