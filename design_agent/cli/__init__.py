@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "check": (
         "design_agent.cli.catalogue:check",
-        "Validate agents, tasks, guides, materials and adapters, bundled and yours.",
+        "Validate agents, tasks, guides, materials, adapters and the lexicon, bundled and yours.",
     ),
     "config": (
         "design_agent.cli.config:config",

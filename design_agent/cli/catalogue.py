@@ -14,7 +14,7 @@ from design_agent.core.yamlfile import Problem
 @json_option
 @click.pass_context
 def check(ctx: click.Context, as_json: bool) -> None:
-    """Validate agents, tasks, guides, materials and adapters, bundled and yours.
+    """Validate agents, tasks, guides, materials, adapters and the lexicon, bundled and yours.
 
     Every problem is reported at once as `path:line: message`; the exit code is
     3 if there is any, 0 otherwise.
@@ -23,11 +23,12 @@ def check(ctx: click.Context, as_json: bool) -> None:
     Example:
       design-agent --home ~/my-design-agent check
     """
-    from design_agent.knowledge.checks import adapter_problems
+    from design_agent.knowledge.checks import adapter_problems, lexicon_problems
 
     app = app_of(ctx)
     catalogue = app.raw_catalogue
     problems: list[Problem] = [*catalogue.problems, *adapter_problems(catalogue)]
+    problems += lexicon_problems(app.verified_home)
     counts = {
         "agents": len(catalogue.agents),
         "tasks": len(catalogue.tasks),

@@ -130,9 +130,14 @@ def catalogue_sources(home: HomeLayout) -> list[Path]:
 
 
 def load_catalogue_cached(home: HomeLayout) -> Catalogue:
-    """`load_catalogue`, from the home's cache when no source file changed."""
-    from design_agent.core.cache import cached, signature
+    """`load_catalogue`, from the home's cache when no source file changed.
 
+    Where a process opens a home's catalogue it reads that home's words too: the lexicon
+    in use becomes the home's (bundled words and its own lexicon/ files; core/lexicon.py)."""
+    from design_agent.core.cache import cached, signature
+    from design_agent.core.lexicon import use_home
+
+    use_home(home)
     sources = catalogue_sources(home)
     for path in sources:  # an overlay adapter names a program to run, a task a guide to send
         if path.is_relative_to(home.root):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from design_agent.core.cache import cached
+from design_agent.core.lexicon import lexicon
 from design_agent.core.logs import EventLog, configure_file_logging
 from design_agent.core.paths import HomeLayout
 from design_agent.core.settings import EffectiveSettings, Settings, load_settings
@@ -39,12 +40,13 @@ class Services:
 
     @cached_property
     def matcher(self) -> Matcher:
+        # Built from the catalogue and the lexicon's words: a change in either rebuilds it.
         if not self.catalogue.signature:
             return Matcher.from_catalogue(self.catalogue)
         return cached(
             self.home,
             "matcher",
-            self.catalogue.signature,
+            f"{self.catalogue.signature}-{lexicon().signature}",
             lambda: Matcher.from_catalogue(self.catalogue),
         )
 

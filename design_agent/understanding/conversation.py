@@ -22,13 +22,18 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from design_agent.core.errors import NotFoundError
 
 if TYPE_CHECKING:
     from design_agent.memory import Memory
 
+# The languages design-agent has messages in; a conversation in another language of the
+# lexicon (a home's own, say Portuguese) is kept as English, whose messages it gets.
+MessageLanguage = Annotated[
+    Literal["en", "es"], BeforeValidator(lambda code: "es" if code == "es" else "en")
+]
 PENDING_MINUTES = 15
 LAST_LANGUAGE = "last_language"  # the language of the last turn in any project
 NO_PROJECT = "-"  # the key of the state kept before any project exists
@@ -38,7 +43,7 @@ class _Pending(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     asked_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
-    language: Literal["en", "es"] = "en"
+    language: MessageLanguage = "en"
     # The question as it was put, so it can be asked again after an aside.
     question: str = ""
     # Asked a second time already: the next message that is not an answer drops it.
@@ -226,7 +231,7 @@ class ConversationState(BaseModel):
     project_id: str = NO_PROJECT
     pending: Pending | None = None
     clarify_count: int = Field(default=0, ge=0)
-    language: Literal["en", "es"] | None = None
+    language: MessageLanguage | None = None
     last: LastAnswer | None = None
     # The turn the conversation continues from (moved by /goto and /fork); None: the latest.
     node: int | None = None
