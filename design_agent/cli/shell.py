@@ -77,6 +77,7 @@ class Shell:
             elif where is not None:  # /goto or /fork left it off the latest turn
                 lines.append(say("banner_resume", language, number=where))
         lines.append(self._provider_line())
+        lines += self.services.catalogue.left_out_lines(language)  # the home's broken entries
         lines.append(say("banner_hint", language))
         question = self.pipeline.open_question()
         if question:  # left open when the last session ended: put it again, on screen

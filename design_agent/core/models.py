@@ -6,9 +6,16 @@ error with its line, not a silently ignored key.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 Identifier = Annotated[
     str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", min_length=2, max_length=64)
@@ -34,11 +41,24 @@ class Localized(StrictModel):
         return self.es if language == "es" else self.en
 
 
+class TaskName(Localized):
+    """A method's name: English, and Spanish when the team wrote it. A name without `es`
+    reads as the English one in Spanish (`design-agent check` warns that it is missing)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _spanish_defaults_to_english(cls, value: Any) -> Any:
+        if isinstance(value, dict) and value.get("en") and value.get("es") is None:
+            return {**value, "es": value["en"]}
+        return value
+
+
 class Keywords(StrictModel):
-    """What users type, per language, that points to a task."""
+    """What users type, per language, that points to a task (Spanish ones optional: a
+    team's own method may have none yet)."""
 
     en: list[NonEmpty] = Field(min_length=1)
-    es: list[NonEmpty] = Field(min_length=1)
+    es: list[NonEmpty] = Field(default_factory=list)
 
 
 class Handoffs(StrictModel):
@@ -91,7 +111,7 @@ class Task(StrictModel):
     """A design method the user may need, answered by one agent with its guides."""
 
     id: Identifier
-    name: Localized
+    name: TaskName
     description: NonEmpty
     expected_output: list[NonEmpty] = Field(min_length=1)
     keywords: Keywords
