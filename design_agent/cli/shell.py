@@ -353,7 +353,10 @@ class SlashCommands:
         self._act("decisions", "list", all_branches=bool(argument.strip()))
 
     def cmd_methods(self, argument: str) -> None:
-        """List the design methods I know, grouped by specialist."""
+        """List the design methods I know; /methods new adds one of your team's own."""
+        if argument.strip().lower() in ("new", "nuevo", "add"):
+            self._act("catalogue", "new_method")
+            return
         self._act("catalogue", "methods")
 
     def cmd_prompt(self, argument: str) -> None:

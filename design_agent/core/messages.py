@@ -917,6 +917,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This one is needed: {question}",
         "Esto hace falta: {question}",
     ),
+    "method_taken": (
+        "There is a method called '{id}' already; give yours another name ('design-agent "
+        "methods edit {id}' changes it if it is yours).",
+        "Ya hay un método llamado '{id}'; dale otro nombre al tuyo ('design-agent methods "
+        "edit {id}' lo cambia si es tuyo).",
+    ),
+    "method_yes_no": ("Yes or no?", "¿Sí o no?"),
     "method_nothing_written": ("Nothing was written.", "No se ha escrito nada."),
     "method_written": ("Wrote your method '{id}':", "He escrito tu método '{id}':"),
     "method_replaces": (

@@ -244,6 +244,13 @@ def catalogue_sources(home: HomeLayout) -> list[Path]:
     return paths
 
 
+def catalogue_signature(home: HomeLayout) -> str:
+    """The signature the catalogue read now would have (a stat of each source file)."""
+    from design_agent.core.cache import signature
+
+    return signature(catalogue_sources(home))
+
+
 def load_catalogue_cached(home: HomeLayout) -> Catalogue:
     """`load_catalogue`, from the home's cache when no source file changed."""
     from design_agent.core.cache import cached, signature

@@ -129,7 +129,7 @@ def samples(task: Task) -> list[str]:
     and a Spanish request when it has a Spanish name (else another English one)."""
     name = task.name.en.lower()
     other = next((k for k in task.keywords.en if fold(k) != fold(name)), name)
-    found = [name, f"can you help me with a {other} for our new app?"]
+    found = [name, f"can you help me with {other} for our new app?"]
     if fold(task.name.es) != fold(task.name.en):
         found.append(f"necesito ayuda con {task.name.es.lower()} para nuestra app")
     else:
