@@ -632,6 +632,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report_replaces": ("Replaces", "Sustituye a"),
     "report_no_answers": ("No answers yet.", "Aún no hay respuestas."),
     "report_persona": ("Specialist", "Especialista"),
+    "report_method": ("Method", "Método"),
+    "report_team_method": (
+        "{method}, your team's own method",
+        "{method}, método propio de tu equipo",
+    ),
     "report_turn": ("Turn", "Turno"),
     "report_request": ("Request", "Petición"),
     "report_empty_answer": ("(empty answer)", "(respuesta vacía)"),
@@ -924,6 +929,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "edit {id}' lo cambia si es tuyo).",
     ),
     "method_yes_no": ("Yes or no?", "¿Sí o no?"),
+    "export_team_methods": (
+        "Note: this project used your team's own method(s) {ids}; a home that imports it "
+        "needs them too (copy {home}/config/tasks.yaml and knowledge/guides, or add them "
+        "there with design-agent methods new).",
+        "Nota: este proyecto ha usado método(s) propio(s) de tu equipo: {ids}; el directorio "
+        "que lo importe también los necesita (copia {home}/config/tasks.yaml y "
+        "knowledge/guides, o añádelos allí con design-agent methods new).",
+    ),
+    "import_missing_methods": (
+        "Warning: {file}: this project used the method(s) {ids}, which this home does not "
+        "have (a team's own, most likely); its answers are imported as they were, but to "
+        "ask for them again add them here (design-agent methods new, or copy the team's "
+        "config/tasks.yaml entry and guide).",
+        "Aviso: {file}: este proyecto ha usado método(s) que este directorio no tiene: "
+        "{ids} (propios de un equipo, seguramente); sus respuestas se importan tal cual, "
+        "pero para volver a pedirlos añádelos aquí (design-agent methods new, o copia la "
+        "entrada de config/tasks.yaml y la guía del equipo).",
+    ),
     "method_nothing_written": ("Nothing was written.", "No se ha escrito nada."),
     "method_written": ("Wrote your method '{id}':", "He escrito tu método '{id}':"),
     "method_replaces": (

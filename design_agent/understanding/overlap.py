@@ -9,6 +9,7 @@ routes to show a newcomer how their method is found.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -122,6 +123,15 @@ def _shared_keywords(catalogue: Catalogue, task: Task) -> list[tuple[str, str]]:
             if fold(keyword) in mine:
                 shared.append((mine[fold(keyword)], other.id))
     return shared
+
+
+def shared_words(keywords: Iterable[str], task: Task) -> list[str]:
+    """The message's keywords (MatchResult.keywords) found in the method's names and
+    keywords, folded."""
+    said = {fold(word) for word in keywords}
+    words = " ".join(own_words(task))
+    ordered = dict.fromkeys(w for w in fold(words).replace("-", " ").split() if len(w) > 2)
+    return [word for word in ordered if word in said]
 
 
 def samples(task: Task) -> list[str]:
