@@ -61,7 +61,7 @@ def check(ctx: click.Context, as_json: bool) -> None:
 
 
 def _print_check(problems: list[Problem], warnings: list[Problem], counts: dict[str, int]) -> None:
-    for problem in problems:
+    for problem in sorted(problems, key=_place):  # each file top to bottom
         echo(str(problem), err=True)
     for warning in warnings:
         echo(f"warning: {warning}", err=True)
@@ -71,6 +71,10 @@ def _print_check(problems: list[Problem], warnings: list[Problem], counts: dict[
         echo(f"{len(problems)} problem(s) found{warned} ({summary}).", err=True)
     else:
         echo(f"ok: {summary}{warned}")
+
+
+def _place(problem: Problem) -> tuple[str, int]:
+    return str(problem.path), problem.line or 0
 
 
 def _collisions(app: AppContext, catalogue: Catalogue) -> list[Problem]:

@@ -100,7 +100,7 @@ def _said(
     if kind_of == "missing":
         return _missing(kind, where, loc, example)
     if kind_of in ("model_type", "dict_type", "model_attributes_type"):
-        return _not_a_mapping(loc, where, example)
+        return _not_a_mapping(loc, where, example, value)
     if kind_of == "string_pattern_mismatch":
         return _bad_name(loc, where, str(value))
     if kind_of == "literal_error":
@@ -156,11 +156,14 @@ def _missing(kind: str, where: str, loc: list[str], example: str) -> str:
     return f"{where} is missing; add {where}: {example}"
 
 
-def _not_a_mapping(loc: list[str], where: str, example: str) -> str:
+def _not_a_mapping(loc: list[str], where: str, example: str, value: Any) -> str:
     field = loc[0] if loc else where
     if field in LOCALIZED and len(loc) == 1:
         word = LOCALIZED[field]
-        return f"{field}: give the {word} in each language, e.g. {field}: {{en: ..., es: ...}}"
+        english = value if isinstance(value, str) and value.strip() else "..."
+        return (
+            f"{field}: give the {word} in each language, e.g. {field}: {{en: {english}, es: ...}}"
+        )
     return f"{where}: give its parts as a mapping, e.g. {where}: {example}"
 
 
