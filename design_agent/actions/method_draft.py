@@ -12,6 +12,7 @@ stops at any step with nothing written; a question asked meanwhile is answered a
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from design_agent.actions.base import ActionContext, ActionResult, action, answers
 from design_agent.core.events import ActionDone
@@ -58,7 +59,10 @@ def new_method(data: NewMethod, ctx: ActionContext) -> ActionResult:
 def answer_method_draft(
     message: str, reply: Reply | None, pending: MethodDraftQuestion, ctx: ActionContext
 ) -> ActionResult | None:
-    """Keep the answer to the step asked and put the next question, or write the method."""
+    """Keep the answer to the step asked and put the next question, or write the method.
+    The questions stay in the language they were started in: a name in English is no
+    reason to go on in English."""
+    ctx = replace(ctx, language=pending.language)
     text = " ".join(message.split())
     if not text or text.endswith("?") or text.startswith("¿"):
         return None  # a question of the person's own: answered as such, this one put again

@@ -14,7 +14,6 @@ from pydantic import (
     Field,
     StringConstraints,
     field_validator,
-    model_validator,
 )
 
 Identifier = Annotated[
@@ -39,18 +38,6 @@ class Localized(StrictModel):
 
     def get(self, language: str) -> str:
         return self.es if language == "es" else self.en
-
-
-class TaskName(Localized):
-    """A method's name: English, and Spanish when the team wrote it. A name without `es`
-    reads as the English one in Spanish (`design-agent check` warns that it is missing)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _spanish_defaults_to_english(cls, value: Any) -> Any:
-        if isinstance(value, dict) and value.get("en") and value.get("es") is None:
-            return {**value, "es": value["en"]}
-        return value
 
 
 class Keywords(StrictModel):
@@ -111,7 +98,7 @@ class Task(StrictModel):
     """A design method the user may need, answered by one agent with its guides."""
 
     id: Identifier
-    name: TaskName
+    name: Localized
     description: NonEmpty
     expected_output: list[NonEmpty] = Field(min_length=1)
     keywords: Keywords
@@ -131,6 +118,15 @@ class Task(StrictModel):
         return list(
             self.es.expected_output if language == "es" and self.es else self.expected_output
         )
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _spanish_name_defaults_to_english(cls, value: Any) -> Any:
+        """A team's method may have no Spanish name yet: it reads as the English one in
+        Spanish (`design-agent check` warns that it is missing)."""
+        if isinstance(value, dict) and value.get("en") and value.get("es") is None:
+            return {**value, "es": value["en"]}
+        return value
 
     @field_validator("guides")
     @classmethod
