@@ -62,8 +62,7 @@ def match(
     matcher = Matcher.from_catalogue(catalogue)
     result = matcher.match(text, limit=limit)
     if explain:
-        _explain(catalogue, matcher, text, result, as_json)
-        return
+        return _explain(catalogue, matcher, text, result, as_json)
     if as_json:
         print_json(result)
         return
