@@ -119,6 +119,35 @@ def test_a_newcomer_adds_a_method_in_english_and_spanish(env, home, run_cli):
         assert f"\n## {heading}\n" in spanish
 
 
+def test_a_newcomer_is_asked_in_spanish_when_that_is_their_language(env, home, run_cli):
+    (home / "settings.yaml").write_text("provider: offline\nlanguage: es\n", encoding="utf-8")
+    child = spawn(env, "methods", "new")
+    answer(child, r"¿Cómo se llama, en inglés\?.*?: ", "Pricing page review")
+    answer(child, r"Su nombre en español \(Intro para dejarlo\): ", "Revisión de página de precios")
+    answer(child, r"¿Para qué sirve, en una frase\?: ", "Revisar una página de precios.")
+    child.expect(r"(\d+)\. Especialista en diseño de contenido \(content_specialist\)")
+    number = child.match.group(1)  # the personas by their Spanish role, numbered
+    answer(child, r"\(un número o un id[^)]*\)[^:]*: ", number)
+    answer(child, r"¿Qué partes tiene su entregable\?.*?: ", "Hallazgos, Recomendaciones")
+    answer(child, r"1\. corto  2\. medio  3\. largo \[2\]: ", "corto")
+    answer(child, r"Otras palabras con las que lo piden.*?: ", "")
+    answer(child, r"¿Escribo también su guía en español .*\? \[S/n\]: ", "sí")
+    answer(child, r"¿Para qué sirve, en español\?.*?: ", "")
+    answer(child, r"Las partes del entregable en español.*?: ", "")
+    answer(child, r"¿Lo escribo ya \('pricing_page_review'\)\? \[S/n\]: ", "s")
+    child.expect(pexpect.EOF)
+    shown = child.before
+    child.close()
+    assert child.exitstatus == 0, shown
+    assert "He escrito tu método 'pricing_page_review':" in shown
+    assert "check: ningún problema con él." in shown
+    assert shown.count(" -> pricing_page_review (") == 3
+    (entry,) = team_methods(run_cli)
+    assert entry["agent"] == "content_specialist" and entry["length"] == "short"
+    spanish = home / "knowledge" / "guides" / "es" / "pricing_page_review.md"
+    assert spanish.read_text().startswith("# Revisión de página de precios\n")
+
+
 def test_a_spanish_speaker_adds_one_by_talking_to_the_shell(env, home, run_cli):
     child = spawn(env)
     child.expect("Type your request")

@@ -19,6 +19,7 @@ from design_agent.cli.output import echo, print_json
 from design_agent.cli.stdin import interactive
 from design_agent.core.errors import UsageError
 from design_agent.core.messages import say
+from design_agent.core.text import fold
 from design_agent.knowledge.authoring import MethodDraft, guide_summary, guide_title
 from design_agent.knowledge.plain import did_you_mean
 
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
     from design_agent.knowledge.authoring import Written
 
+YES_WORDS = frozenset({"", "y", "yes", "s", "si", "vale", "ok"})
+NO_WORDS = frozenset({"n", "no"})
 LENGTH_WORDS = {
     "1": "short",
     "short": "short",
@@ -97,7 +100,7 @@ def gather(app: AppContext, given: Given) -> MethodDraft:
         method_id=given.method_id or "",
     )
     draft = _spanish(ask, given, draft, app)
-    if given.yes or click.confirm(say("method_q_confirm", ask.language, id=draft.id), default=True):
+    if given.yes or ask.yes_no(say("method_q_confirm", ask.language, id=draft.id)):
         return draft
     echo(say("method_nothing_written", ask.language))
     raise click.exceptions.Exit(1)
@@ -176,7 +179,17 @@ class Asker:
         if not self.asks_optional:
             return False
         question = say(key, self.language, **values).removesuffix(" (yes/no)")
-        return click.confirm(question.removesuffix(" (sí/no)"), default=True)
+        return self.yes_no(question.removesuffix(" (sí/no)"))
+
+    def yes_no(self, question: str) -> bool:
+        """Yes (the default, Enter) or no, in English or Spanish: y, yes, s, sí, n, no."""
+        hint = "[S/n]" if self.language == "es" else "[Y/n]"
+        while True:
+            answer = click.prompt(f"{question} {hint}", default="", show_default=False)
+            word = fold(str(answer)).strip(" .!")
+            if word in YES_WORDS or word in NO_WORDS:
+                return word in YES_WORDS
+            echo(say("method_yes_no", self.language))
 
     def length(self) -> str:
         if not self.asks_optional:
