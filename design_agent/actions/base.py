@@ -135,6 +135,7 @@ HANDLER_MODULES = (
     "decision_changes",
     "files",
     "memory",
+    "method_draft",
     "projects",
     "providers",
     "report",

@@ -64,6 +64,21 @@ class Services:
         configure_file_logging(self.home.logs_dir)
         return EventLog(self.home.logs_dir)
 
+    def refresh_catalogue(self) -> bool:
+        """Read the catalogue again when one of its files changed since it was read (a method
+        added by talking, or with `methods new` in another terminal); True when it did. The
+        knowledge, matcher and adapters built from the old one are built again when used."""
+        from design_agent.knowledge.registry import catalogue_signature, load_catalogue_cached
+
+        if not self.catalogue.signature:
+            return False  # made in memory (a test's own): nothing on disk to follow
+        if catalogue_signature(self.home) == self.catalogue.signature:
+            return False
+        self.catalogue = load_catalogue_cached(self.home).require_valid()
+        for name in ("knowledge", "matcher", "adapters"):
+            self.__dict__.pop(name, None)
+        return True
+
     @property
     def settings(self) -> EffectiveSettings:
         # Re-read each time: "use Gemini from now on" changes settings.yaml mid-session.

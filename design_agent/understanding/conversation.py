@@ -145,6 +145,31 @@ class Interview(_Pending):
         return None
 
 
+DraftStep = Literal["name", "name_es", "description", "agent", "outputs", "length", "spanish"]
+
+
+class MethodDraftQuestion(_Pending):
+    """A team's own method, asked one question at a time ("I want to add our own method for
+    ..."): the answers so far, and the step whose answer is awaited. `agents` are the
+    persona ids in the order they were numbered."""
+
+    kind: Literal["method_draft"] = "method_draft"
+    step: DraftStep = "name"
+    about: str | None = Field(None, max_length=200)
+    name: str = Field(default="", max_length=120)
+    name_es: str = Field(default="", max_length=120)
+    description: str = Field(default="", max_length=1000)
+    agents: list[str] = Field(default_factory=list, max_length=64)
+    agent: str = Field(default="", max_length=64)
+    outputs: list[str] = Field(default_factory=list, max_length=20)
+    length: Literal["short", "medium", "long"] = "medium"
+    spanish_guide: bool = False
+
+    @property
+    def choices(self) -> int | None:
+        return {"agent": len(self.agents), "length": 3, "spanish": 0}.get(self.step)
+
+
 class ProposedDecision(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
@@ -204,7 +229,8 @@ Pending = Annotated[
     | Interview
     | DecisionProposal
     | DecisionChange
-    | BudgetConfirm,
+    | BudgetConfirm
+    | MethodDraftQuestion,
     Field(discriminator="kind"),
 ]
 

@@ -1629,3 +1629,46 @@ def _retired(said: Said, head_end: int, rationale: str) -> ActionEnvelope | None
 # Read right after "what have we decided?": before anything that reads "delete", "change"
 # or "cambia" as a project or a provider.
 RULES.insert(RULES.index(list_decisions_rule) + 1, change_decision_rule)
+
+
+# -- a team's own method: "I want to add our own method for pricing page reviews" ------------
+
+_OWN = r"(?:own|new|custom|team'?s?|company'?s?|in-house|propi[oa]|nuev[oa]|personalizad[oa])"
+_NEW_METHOD = [
+    LazyPattern(
+        r"(?:(?:i|we)(?: would| 'd|'d)? (?:want|wanna|like|need|would like) to |let'?s |let me "
+        r"|help me |help us |how (?:do|can) (?:i|we) |(?:can|could) (?:i|we) )?"
+        r"(?:(?P<plain>add|register|teach you)|create|make|define|write|set up|build)"
+        rf"(?: (?:a|an|our|my|the|one of our))?(?P<own>(?: {_OWN})*)(?: design)?"
+        r" (?:method|technique)(?: of (?:our|my) own)?"
+        r"(?: (?:for|called|named|about|on) (?P<about>.{1,120}))?",
+        needles=("method", "technique"),
+    ),
+    LazyPattern(
+        r"(?:(?:quiero|queremos|quisiera|quisieramos|me gustaria|nos gustaria|necesito"
+        r"|necesitamos|vamos a|como (?:puedo|podemos)|puedo|podemos) )?"
+        r"(?:(?P<plain>anadir|agregar|registrar|ensenarte)|crear|definir|escribir|hacer|montar)"
+        rf"(?: (?:un|una|nuestro|nuestra|mi|el))?(?P<own>(?: {_OWN})*)"
+        rf" (?:metodo|tecnica)(?P<own2>(?: {_OWN}| de(?:l| nuestro) equipo| nuestro)*)"
+        r"(?: (?:para|de|llamado|que se llama|sobre) (?P<about>.{1,120}))?",
+        needles=("metodo", "tecnica"),
+    ),
+]
+
+
+def new_method_rule(said: Said) -> ActionEnvelope | None:
+    """ "I want to add our own method for pricing page reviews", "quiero crear un método
+    propio para revisar precios": the guided exchange that writes a team's own method."""
+    for pattern in _NEW_METHOD:
+        found = pattern.fullmatch(said.folded.rstrip(" ?.!"), said.start)
+        if found is None:
+            continue
+        qualified = (found.group("own") or "").strip() or (found.groupdict().get("own2") or "")
+        if not found.group("plain") and not qualified.strip():
+            return None  # "create a method for prioritising": a request, not a new method
+        about = said.cut(*found.span("about")) if found.group("about") else None
+        return make("catalogue", "new_method", about=about[:200] if about else None)
+    return None
+
+
+RULES.insert(RULES.index(create_rule), new_method_rule)
