@@ -31,12 +31,13 @@ def check(ctx: click.Context, as_json: bool) -> None:
     Example:
       design-agent --home ~/my-design-agent check
     """
-    from design_agent.knowledge.checks import adapter_problems, lexicon_problems
+    from design_agent.knowledge.checks import adapter_problems, lexicon_problems, shape_problems
 
     app = app_of(ctx)
     catalogue = app.raw_catalogue
     problems: list[Problem] = [*catalogue.problems, *adapter_problems(catalogue)]
     problems += lexicon_problems(app.verified_home)
+    problems += shape_problems(catalogue, app.verified_home)
     warnings = [*catalogue.warnings, *_collisions(app, catalogue)]
     counts = {
         "agents": len(catalogue.agents),

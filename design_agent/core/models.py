@@ -107,6 +107,10 @@ class Task(StrictModel):
     agent: Identifier
     # How long the deliverable usually is: microcopy is short, a test plan long.
     length: Length = "medium"
+    # What the method looks like described without its name: lists of lexicon groups
+    # (lexicon/<language>/shapes.yaml), each shape two groups or more
+    # (understanding/shapes.py).
+    shapes: list[Annotated[list[Identifier], Field(min_length=2)]] = Field(default_factory=list)
     es: TaskSpanish | None = None
 
     def description_in(self, language: str) -> str:

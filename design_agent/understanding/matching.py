@@ -53,6 +53,8 @@ from design_agent.core.lexicon import Language, Lexicon, lexicon
 from design_agent.core.text import normalize, reading_of, split_words, word_list
 from design_agent.understanding.language import detect_language, is_content
 from design_agent.understanding.request import Word, negation_pairs, read_request
+from design_agent.understanding.shapes import ShapeIndex
+from design_agent.understanding.statement import is_statement
 from design_agent.understanding.stemming import stem
 
 if TYPE_CHECKING:
@@ -204,7 +206,12 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 9
+INDEX_FORMAT = 11
+# What a method's shape is worth (understanding/shapes.py): as much as a complete phrase
+# of two ordinary words that names the task.
+SHAPE_VALUE = 1.5
+# A word shorter than this without its joined pronoun is not looked up without it.
+CLITIC_BASE_MIN = 4
 
 _USAGE_SECTION = re.compile(
     r"^##\s+(?:When to use|Cuándo usarlo)\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL
@@ -330,6 +337,11 @@ class _Message:
     carried: frozenset[str]
     # terms only a hint gave (a place name for localisation): never a task's name
     hinted: frozenset[str] = frozenset()
+    # the message only states something ("the card sort finished on Friday"): context,
+    # never a request sure enough to start a method
+    statement: bool = False
+    # the tasks whose shape the message has ("watch five customers try to pay")
+    shaped: frozenset[int] = frozenset()
 
 
 class _Evidence(NamedTuple):
@@ -354,6 +366,7 @@ class MatchWords:
     place_hints: dict[str, tuple[str, ...]]
     false_friends: frozenset[str]  # every language's
     spanish_false_friends: frozenset[str]  # left out of the catalogue's Spanish prose
+    clitics: tuple[str, ...]  # pronouns joined to a verb ("sintetízame"), longest first
 
 
 def match_words(words: Lexicon) -> MatchWords:
@@ -376,6 +389,7 @@ def _match_words(words: Lexicon) -> MatchWords:
             *(frozenset(words.table("false_friends", code)) for code in words.languages)
         ),
         spanish_false_friends=frozenset(words.table("false_friends", "es")),
+        clitics=tuple(sorted(words.union("clitics"), key=len, reverse=True)),
     )
 
 
@@ -430,6 +444,7 @@ class Matcher:
         self._idf: dict[str, float] = {}
         self._generic, self._glossaries = self._words.generic, self._words.glossaries
         self._synonyms: dict[str, tuple[str, ...]] = {}
+        self._clitics: tuple[str, ...] = ()
         self._named_by: dict[str, frozenset[int]] = {}
         self._name_words: dict[str, frozenset[str]] = {}
         # Every term of each task (names, keywords, purpose texts) as one space-separated
@@ -442,7 +457,9 @@ class Matcher:
         # load much faster than tens of thousands of lists)
         self._deletions: dict[str, str] = {}
         self._prefixes: dict[str, str] = {}
-        self._build(list(tasks), usage or {}, usage_es or {})
+        tasks = list(tasks)
+        self._shapes = ShapeIndex.build(tasks, words)
+        self._build(tasks, usage or {}, usage_es or {})
         del self._words  # what the index needed of the lexicon is in it now
         self._reset_caches()
 
@@ -512,6 +529,7 @@ class Matcher:
         glossed = {word for glossary in self._glossaries.values() for word in glossary}
         self._vocabulary = set(self._idf) | set(self._purpose_postings) | glossed
         self._index_vocabulary(sorted(self._vocabulary))
+        self._clitics = self._words.clitics
         self._synonyms = {
             word: tuple(t for t in (stem(x) for x in targets) if t in self._vocabulary)
             for word, targets in self._words.synonyms.items()
@@ -670,7 +688,7 @@ class Matcher:
         if source >= 0 and set(self._phrases[source].content) <= message.hinted:
             return MEDIUM_MIN - 0.1  # only a place name points at it
         clear = 100.0 * (best - runner_up) >= HIGH_MARGIN and runner_up <= HIGH_RATIO * best
-        if not clear or named < HIGH_PHRASE_MIN or task in against:
+        if not clear or named < HIGH_PHRASE_MIN or task in against or message.statement:
             return HIGH_MIN - 0.1
         if not self._carried(task, found.sources.get(task, -1), message):
             return HIGH_MIN - 0.1
@@ -719,6 +737,8 @@ class Matcher:
             blocked=self._blocked(found),
             carried=frozenset(carried),
             hinted=hinted,
+            statement=is_statement(message),
+            shaped=self._shapes.tasks_in(message),
         )
 
     def _hinted(self, content: list[Word], found: list[_Found]) -> frozenset[str]:
@@ -827,7 +847,7 @@ class Matcher:
         """The vocabulary stems a word of the message is evidence for, with weights."""
         if word.unsupported and word.text not in self._named_by:
             return ()  # an idiom, or a false friend whose method no task name holds
-        found = self._lookup(stem(word.text))
+        found = self._lookup(self._without_clitic(word.text))
         synonyms = self._synonyms.get(word.text)
         if synonyms:
             found += tuple((term, SYNONYM_WEIGHT) for term in synonyms)
@@ -835,6 +855,19 @@ class Matcher:
         if hints:
             found += tuple((term, HINT_WEIGHT) for term in hints)
         return found
+
+    def _without_clitic(self, word: str) -> str:
+        """The word's stem; a verb with a pronoun joined to it ("sintetízame", "ordénalos")
+        that the vocabulary lacks is looked up without the pronoun."""
+        term = stem(word)
+        if term in self._vocabulary:
+            return term
+        for clitic in self._clitics:
+            if word.endswith(clitic) and len(word) - len(clitic) >= CLITIC_BASE_MIN:
+                base = stem(word[: -len(clitic)])
+                if base in self._vocabulary:
+                    return base
+        return term
 
     def _lookup(self, term: str) -> tuple[tuple[str, float], ...]:
         """Vocabulary stems this word stands for, best first, each with its weight."""
@@ -883,6 +916,9 @@ class Matcher:
         sources: dict[int, int] = {}
         evidence = _term_evidence(message.matched, self._idf)
         phrase = self._phrase_scores(message.matched, evidence, message, sources)
+        for task in message.shaped:  # a shape names its task as a phrase does
+            if phrase.get(task, _NO_PHRASE)[0] < SHAPE_VALUE:
+                phrase[task] = (SHAPE_VALUE, SHAPE_VALUE)
         purpose, described_by = self._purpose_scores(message)
         against: dict[int, tuple[float, float]] = {}
         if message.rejected:
@@ -912,6 +948,8 @@ class Matcher:
         # the most evidence; on a tie the earlier task (list.index finds the first)
         described = purpose.index(max(described_by.values())) if described_by else None
         self._add_shared_words(scores, pending, penalties, (evidence, message), count, described)
+        if message.shaped:
+            _weigh_shapes(scores, message.shaped)
         named = {task: value for task, (value, _used) in phrase.items()}
         if described in against:
             described = None
@@ -1115,6 +1153,14 @@ class Matcher:
                     found[task] += evidence * weight
             touched.update(flat[::2])
         return found, {task: found[task] for task in touched if found[task] >= PURPOSE_FLOOR}
+
+
+def _weigh_shapes(scores: dict[int, float], shaped: frozenset[int]) -> None:
+    """With a method's shape in the message, the other methods' words are what it is
+    applied to ("watch five customers try to PAY"): weighed as a checked object is."""
+    checked = ROLE_WEIGHTS["checked"]
+    for task in scores.keys() - shaped:
+        scores[task] *= checked
 
 
 def _penalty(rejection: float) -> float:
