@@ -335,14 +335,13 @@ def test_a_switch_in_the_middle_of_a_question(in_process, run_cli):
     # An aside puts the question again, options and all.
     say(child, "thanks!", r"You're welcome.*\s+.*Reply with a number.*\s+1\. .*\s+2\. ")
     say(child, "switch to Beta", "Switched to 'Beta'")
-    say(child, "2", "Reply with a number", wrong=ANSWERED)
+    say(child, "2", "There is no open question", wrong=ANSWERED)
     leave(child)
     turns = cli_json(run_cli, "history", "--project", "Alpha")
     assert [t["role"] for t in turns] == ["user", "agent"]  # the question, never an answer
     assert all(t["task_id"] is None for t in turns)
     beta = cli_json(run_cli, "history", "--project", "Beta")
-    assert [t["message"] for t in beta if t["role"] == "user"] == ["2"]
-    assert all(t["task_id"] is None for t in beta)
+    assert all(t["task_id"] is None for t in beta)  # the stray "2" answered nothing there
 
 
 def test_a_restart_in_the_middle_of_the_interview(in_process, run_cli):

@@ -348,8 +348,8 @@ class Pipeline:
         if envelope is not None:
             yield from self._meta(envelope, turn, timer)
             return
-        stray = stray_reply(message, None, self._context(turn))
-        if stray is not None:  # "yes" to nothing: said so rather than guessing a method
+        stray = stray_reply(message, self._context(turn))
+        if stray is not None:  # "yes" or "la primera" to nothing: said so, no method guessed
             yield from self._apply(stray, turn, timer)
             return
         yield from self.answering.design_turn(turn, timer)
