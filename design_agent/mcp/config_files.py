@@ -108,7 +108,11 @@ def toml_with(text: str, path: Path, name: str, entry: Entry | None) -> str:
     if entry is not None:
         gap = "" if not kept.strip() else ("\n" if kept.endswith("\n") else "\n\n")
         kept = f"{kept}{gap}{toml_table(name, entry)}"
-    if toml_entry(kept, path, name) != entry:
+    try:
+        servers = tomllib.loads(kept).get("mcp_servers")
+    except tomllib.TOMLDecodeError:
+        servers = None  # the table clashes with the same server written another way
+    if (servers.get(name) if isinstance(servers, dict) else None) != entry:
         raise UsageError(
             f"{path} defines mcp_servers.{name} in a form design-agent does not edit (an "
             "inline table or dotted keys); nothing was changed: edit it by hand"
