@@ -5,6 +5,7 @@ The SDK is imported only when the server starts; install and uninstall never loa
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -43,6 +44,13 @@ def mcp(ctx: click.Context) -> None:
     from design_agent.mcp.stdio import serve_stdio
 
     home = app_of(ctx).verified_home
+    if sys.stdin.isatty():  # a person, not an agent: say what this is, on stderr
+        click.echo(
+            "design-agent mcp serves the Model Context Protocol on this terminal's input and "
+            "output, for an agent to start (design-agent mcp install claude registers it); "
+            "Ctrl-D ends it.",
+            err=True,
+        )
     startup.ready()  # serving is the work: the collector back on
     serve_stdio(home)
 
