@@ -53,7 +53,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "mcp": (
         "design_agent.mcp.commands:mcp",
-        "Serve design-agent to your AI agent over MCP, or register it (mcp install claude).",
+        "Serve design-agent to your AI agent over MCP (stdio), or register it with one.",
     ),
     "methods": (
         "design_agent.cli.methods:methods",

@@ -1,7 +1,8 @@
 """Who may do what through MCP: the one place where roles will be checked.
 
-Every tool call, resource read and prompt passes through `check_access` with what it
-needs (to read a project, or to write to it) before it touches memory. design-agent
+Every tool call passes through `check_access` with what the tool does (read or write),
+then again with its project once that is resolved (call.py); resource and prompt
+requests do the same. All of it happens before memory is touched. design-agent
 serves one person today, so it allows everything: the stdio server runs as the person who
 started it, on their own home, and the HTTP endpoint answers only the server's token,
 which only they were shown. When team mode lands (issue 28: people, and owner / editor /

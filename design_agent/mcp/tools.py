@@ -89,6 +89,7 @@ def run_tool(name: str, arguments: dict[str, Any], call: Call) -> ToolResult:
         args = found.input.model_validate(arguments)
     except ValidationError as e:
         raise UsageError(f"{name}: {first_problem(e)}") from e
+    call.check(found.access, None)  # the tool itself; its project is checked where resolved
     return found.run(args, call)
 
 
