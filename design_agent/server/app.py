@@ -4,12 +4,15 @@
 
 Every error leaves as `{"error": {code, message, exit_code}}` (see
 api_errors.py); the Guard middleware (security.py) checks Host, Origin and
-the token before any route runs. Imported only when a server starts.
+the token before any route runs, /mcp (the MCP endpoint, mcp/http.py)
+included. Imported only when a server starts.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -17,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.routing import Route
 
 from design_agent import __version__
 from design_agent.core.errors import DesignAgentError, ExitCode
@@ -32,6 +36,7 @@ HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "bad_request", 413: "to
 
 def create_app(context: ServerContext) -> FastAPI:
     """The server's app; its shared state is `app.state.context`."""
+    from design_agent.mcp.http import PATH, McpEndpoint
     from design_agent.server import (
         ask_route,
         routes_guides,
@@ -42,12 +47,20 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_turns,
     )
 
+    mcp = McpEndpoint(context.shared)  # MCP over streamable HTTP, behind the same Guard
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with mcp.running():
+            yield
+
     app = FastAPI(
         title="design-agent",
         version=__version__,
         openapi_url="/api/openapi.json",
         docs_url=None,
         redoc_url=None,
+        lifespan=lifespan,
     )
     app.state.context = context
     for module in (
@@ -60,6 +73,7 @@ def create_app(context: ServerContext) -> FastAPI:
         ask_route,
     ):
         app.include_router(module.router)
+    app.router.routes.append(Route(PATH, endpoint=mcp))
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     _add_error_handlers(app)
     app.add_middleware(Guard, context=context)

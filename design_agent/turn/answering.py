@@ -29,17 +29,16 @@ from design_agent.core.events import (
 from design_agent.core.messages import say
 from design_agent.core.models import Agent, Task
 from design_agent.knowledge.prompt import PastTurn
-from design_agent.knowledge.validation import validate_answer
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.memory.recovery import Unsaved, not_saved, reserve
 from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.turn.budget import budget_gate
 from design_agent.turn.clarify import TaskChooser
 from design_agent.turn.fallback import FallbackChain
-from design_agent.turn.grounding import project_terms
 from design_agent.turn.questions import reasked
 from design_agent.turn.recording import save_answer, save_exchange, save_request
 from design_agent.turn.request_builder import BuiltRequest, RequestInputs, build_request
+from design_agent.turn.review import review
 from design_agent.turn.types import RECENT_TURNS, Chosen, Preferences, Timer, TurnState
 from design_agent.understanding.conversation import ConversationState, LastAnswer
 
@@ -59,8 +58,11 @@ Show = Callable[["ActionResult", TurnState, Timer], Iterator[Any]]
 
 
 def default_project(memory: Any) -> Project:
-    """The project a request gets when none is active yet, so nothing is lost."""
-    project: Project = memory.switch_project(memory.create_project(DEFAULT_PROJECT).id)
+    """The project a request (or a decision recorded over MCP) gets when none is active
+    yet, so nothing is lost: "General", made the first time and found again after."""
+    found = memory.lookup_project(DEFAULT_PROJECT).exact
+    general = found if found is not None else memory.create_project(DEFAULT_PROJECT)
+    project: Project = memory.switch_project(general.id)
     return project
 
 
@@ -261,13 +263,8 @@ class Answering:
     ) -> Iterator[Any]:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         task = chosen.task
-        validation = validate_answer(
-            stream.text,
-            task,
-            turn.language,
-            request.loaded,
-            project_terms(turn.context),
-            offline=request.offline,
+        validation = review(
+            stream.text, task, turn.language, turn.context, request.loaded, request.offline
         )
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
