@@ -40,15 +40,25 @@ def store(
 ) -> Decision:
     """Record one decision in the project and in process memory, at the turn it belongs to
     (the answer that proposed it, or where the conversation is): only that turn's branch
-    has it "so far"."""
+    has it "so far". Idempotent: a decision the project keeps already (the same words,
+    any case or accents), on this path, is that one, not a second copy."""
     memory = ctx.services.memory
     node = turn_id if turn_id is not None else current_node(ctx)
+    kept = _kept(memory.decisions_on_path(node) if node else memory.list_decisions(project.id))
+    same = kept.get(fold(decision).strip())
+    if same is not None:
+        return same
     with memory.transaction():
         stored = memory.add_decision(project.id, decision, rationale, turn_id, node_id=node)
         memory.add_process_memory(
             context or project.name, decision, rationale, project_id=project.id
         )
     return stored
+
+
+def _kept(decisions: list[Decision]) -> dict[str, Decision]:
+    """The current decisions by their folded words."""
+    return {fold(d.decision).strip(): d for d in decisions if d.status == "current"}
 
 
 @action("decisions", "record", RecordDecision)

@@ -171,8 +171,15 @@ class Answering:
         options = "\n".join(f"{o.number}. {o.name}" for o in event.options)
         question = getattr(event, "question", "")
         node = turn.conversation.node
+        picks = {"options": [o.model_dump() for o in event.options], "question": question}
         user_id, agent_id = save_exchange(
-            self.memory, turn.project, turn.request.message, f"{question}\n{options}", node
+            self.memory,
+            turn.project,
+            turn.request.message,
+            f"{question}\n{options}",
+            node,
+            kind="choice",
+            extra=picks,
         )
         moved_on(turn, agent_id)
         yield TurnSaved(
@@ -272,7 +279,10 @@ class Answering:
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )
-        agent_turn = self._save(turn, task, agent, stream, validation, user_turn, request)
+        asked = chosen.request_text if chosen.request_text != turn.request.message else None
+        agent_turn = self._save(
+            turn, task, agent, stream, validation, user_turn, request, asked=asked
+        )
         yield TurnSaved(
             step=8,
             ms=timer.lap("memory"),
@@ -300,9 +310,11 @@ class Answering:
         validation: Any,
         user_turn: int,
         request: BuiltRequest,
+        asked: str | None = None,
     ) -> int:
         """Save the answer (step 8); one the database does not take (a full disk) is kept in
-        the recovery journal instead, and the turn fails saying where."""
+        the recovery journal instead, and the turn fails saying where. `asked`: the design
+        request it answers when the saved message says something else ("2")."""
         assert turn.project is not None
         try:
             with self.memory.transaction():
@@ -317,6 +329,7 @@ class Answering:
                     request.built.tier,
                     request.built.tier_reason,
                     turn.prefs.settings.keyframe_every,
+                    request=asked,
                 )
         except sqlite3.Error as e:
             raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e
