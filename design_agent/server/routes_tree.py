@@ -4,7 +4,8 @@
 conversation continues from (as the prompt sees it), each turn with its number (as
 `/tree` numbers it), the exchange it belongs to (a meta-request and its reply) and the
 other turns beside it (a request edited and sent again, an answer retried with another
-provider), with the latest turn each of those leads to; and the question still open.
+provider), with the latest turn each of those leads to; the question still open; and
+the answer a retry or a comparison would redo (the last one answered).
 `POST .../goto` and `POST .../fork` are the shell's /goto and /fork.
 """
 
@@ -46,12 +47,15 @@ def conversation(
         node = conversation_node(memory, project.id)
         path = memory.path_to(node, limit) if node is not None else []
         rows = [_row(memory, turn) for turn in path]
-        pending = load_state(memory, project.id).live_pending()
+        conversation = load_state(memory, project.id)
+        pending = conversation.live_pending()
     _name_methods(context.catalogue(), rows, lang)
     open_question = None
     if pending is not None:
         open_question = {**pending.model_dump(mode="json"), "choices": pending.choices}
-    return {"turns": rows, "current": node, "pending": open_question}
+    # The answer "try that again with gemini" and "compare with codex" act on.
+    last = conversation.last.agent_turn_id if conversation.last else None
+    return {"turns": rows, "current": node, "pending": open_question, "last_answer": last}
 
 
 def _row(memory: Memory, turn: Turn) -> dict[str, Any]:

@@ -43,10 +43,13 @@ class Server:
     process: subprocess.Popen[str]
 
 
-def start_server(root: Path, cache: Path, extra: dict[str, str] | None = None) -> Server:
+def start_server(
+    root: Path, cache: Path, extra: dict[str, str] | None = None, cwd: Path | None = None
+) -> Server:
     """`design-agent serve` on a free port, with the fake claude as its provider (and the
     run's shared catalogue cache, as every home of the suite has it); `extra` adds to the
-    server's environment (FAKE_SEQUENCE: the fake's runs in turn)."""
+    server's environment (FAKE_SEQUENCE: the fake's runs in turn); `cwd` is the folder it
+    runs in (default: a fresh one under `root`, never the checkout)."""
     home = root / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DESIGN_AGENT_", "FAKE_"))}
     env.update(
@@ -59,9 +62,12 @@ def start_server(root: Path, cache: Path, extra: dict[str, str] | None = None) -
     env.update(extra or {})
     env[CACHE_ENV] = str(cache)
     set_setting(HomeLayout(home), "provider", "claude")  # as `config set provider claude`
+    folder = cwd or root / "cwd"
+    folder.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
         [sys.executable, "-m", "design_agent", "serve", "--port", "0"],
         env=env,
+        cwd=folder,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
