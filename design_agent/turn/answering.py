@@ -281,7 +281,7 @@ class Answering:
         )
         asked = chosen.request_text if chosen.request_text != turn.request.message else None
         agent_turn = self._save(
-            turn, task, agent, stream, validation, user_turn, request, asked=asked
+            turn, task, agent, stream, validation, user_turn, request, asked, chosen
         )
         yield TurnSaved(
             step=8,
@@ -311,6 +311,7 @@ class Answering:
         user_turn: int,
         request: BuiltRequest,
         asked: str | None = None,
+        chosen: Chosen | None = None,
     ) -> int:
         """Save the answer (step 8); one the database does not take (a full disk) is kept in
         the recovery journal instead, and the turn fails saying where. `asked`: the design
@@ -330,6 +331,7 @@ class Answering:
                     request.built.tier_reason,
                     turn.prefs.settings.keyframe_every,
                     request=asked,
+                    band=_band(chosen),
                 )
         except sqlite3.Error as e:
             raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e
@@ -404,6 +406,12 @@ def _changed(prefs: Preferences, wanted: AnswerAgain) -> Preferences:
         language=wanted.language or prefs.language,
         provider=wanted.provider or prefs.provider,
     )
+
+
+def _band(chosen: Chosen | None) -> tuple[str, str] | None:
+    """How sure the chosen method was, and why it was chosen, as the footer says it."""
+    event = chosen.event if chosen is not None else None
+    return (event.band, event.reason) if isinstance(event, TaskMatched) else None
 
 
 def _matched(task: Task, last: LastAnswer | None, timer: Timer, reason: str) -> TaskMatched:

@@ -100,11 +100,13 @@ def save_answer(
     tier_reason: str,
     keyframe_every: int = 50,
     request: str | None = None,
+    band: tuple[str, str] | None = None,
 ) -> int:
     """The answer as it ended (complete, failed or cancelled), with usage and checklist,
     and the project state at it (one transaction: the turn and its snapshot, or neither).
     `request`: the design request it answers, when the message saved before it says
-    something else ("2" picking a method, "make it shorter"), for the report."""
+    something else ("2" picking a method, "make it shorter"), for the report; `band`: how
+    sure the method was (HIGH, MEDIUM, LOW) and why it was chosen, for the page's footer."""
     usage = stream.usage
     tokens = None
     if usage and (usage.input_tokens is not None or usage.output_tokens is not None):
@@ -117,6 +119,8 @@ def save_answer(
     }
     if request:
         checklist["request"] = request
+    if band:
+        checklist["band"], checklist["reason"] = band
     turn = memory.add_turn(
         project.id,
         "agent",

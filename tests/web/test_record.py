@@ -39,7 +39,7 @@ CODE = [
     "participants = " + ", ".join(f"participant_{n:02d}" for n in range(40)) + "\n",
     "```\n\n",
 ]
-STEPS = [f"- Step {n}: watch a shopper try the checkout, note every hesitation\n" for n in range(30)]
+STEPS = [f"- Step {n}: watch a shopper try the checkout, note each hesitation\n" for n in range(30)]
 TAIL = [
     '\n<decision rationale="the budget covers five sessions">recruit 5 shoppers</decision>\n',
     "<decision>test on phones first</decision>\n\n",
@@ -263,8 +263,19 @@ def report_picture(page: Any, pdf: Path) -> None:
         return
     out = screenshot_dir(pdf.parent / "shots")
     subprocess.run(
-        ["pdftoppm", "-png", "-r", "70", "-f", "2", "-l", "2", "-singlefile", str(pdf),
-         str(out / "report")],
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "70",
+            "-f",
+            "2",
+            "-l",
+            "2",
+            "-singlefile",
+            str(pdf),
+            str(out / "report"),
+        ],
         check=True,
     )
     assert (out / "report.png").stat().st_size > 10_000

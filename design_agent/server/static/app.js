@@ -311,18 +311,24 @@
     $("log").replaceChildren();
   }
 
-  /* The path the conversation is on, as the server keeps it, drawn again. */
-  function loadConversation() {
+  /* The path the conversation is on, as the server keeps it, drawn again; `stay`: where
+   * the reader is (after a turn), else at its end. */
+  function loadConversation(stay) {
     var id = state.projectId;
     if (id === null) return Promise.resolve();
     var path = projectPath(id, "/conversation?limit=200&lang=" + state.language);
     return api("GET", path).then(function (data) {
       if (String(id) !== String(state.projectId) || (state.turn && !state.turn.ended)) return;
-      drawConversation(data);
+      var top = $("log").scrollTop;
+      drawConversation(data, stay === true && !state.follow);
+      if (stay === true && !state.follow) {
+        $("log").scrollTop = top;
+        state.lastTop = top;
+      }
     }).catch(fail);
   }
 
-  function drawConversation(data) {
+  function drawConversation(data, stay) {
     state.rows = data.turns || [];
     state.pending = data.pending || null;
     clearLog();
@@ -335,8 +341,7 @@
     });
     if (!state.rows.length) showEmptyProject();
     if (state.pending && view && view.notes) showPending(view, state.pending);
-    state.follow = true;
-    scrollDown(true);
+    scrollDown(!stay);
     state.drawn += 1; // how many times the record was drawn (tests wait on it)
   }
 
@@ -451,26 +456,42 @@
   function scrollDown(force) {
     var log = $("log");
     if (force) state.follow = true;
-    if (state.follow) {
-      state.scrolling = true;
-      log.scrollTop = log.scrollHeight;
-    }
+    if (state.follow) log.scrollTop = log.scrollHeight;
+    state.lastTop = log.scrollTop;
     $("jump").hidden = state.follow;
   }
 
+  /* The page itself only ever scrolls down (to the end): a move up is the reader's. */
   function wireScroll() {
     var log = $("log");
+    state.lastTop = 0;
+    // A wheel or a finger moving up says so before the view moves: a render in between
+    // must not pull the reader back to the end.
+    function leave(up) {
+      if (!up) return;
+      state.follow = false;
+      state.leftAt = Date.now();
+      $("jump").hidden = false;
+    }
+    log.addEventListener("wheel", function (event) {
+      leave(event.deltaY < 0);
+    }, { passive: true });
+    log.addEventListener("touchstart", function (event) {
+      state.touchY = event.touches[0].clientY;
+    }, { passive: true });
+    log.addEventListener("touchmove", function (event) {
+      leave(event.touches[0].clientY > state.touchY + 10);
+    }, { passive: true });
     log.addEventListener("scroll", function () {
-      if (state.scrolling) {
-        state.scrolling = false;
-        return;
+      var atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+      if (atEnd && Date.now() - (state.leftAt || 0) > 400) {
+        state.follow = true;
+      } else if (log.scrollTop < state.lastTop - 2) {
+        state.follow = false;
       }
-      state.follow = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+      state.lastTop = log.scrollTop;
       $("jump").hidden = state.follow;
     });
-    log.addEventListener("wheel", function (event) {
-      if (event.deltaY < 0) state.scrolling = false;
-    }, { passive: true });
     $("jump").addEventListener("click", function () {
       scrollDown(true);
       $("message").focus();
@@ -773,9 +794,12 @@
   }
 
   /* The record after a turn: drawn again from the server (a comparison stays side by side
-   * until a choice is made), with the decisions, files and tree. */
+   * until a choice is made; a turn stopped or failed stays as it ended, with why), with
+   * the decisions, files and tree. */
   function afterTurn(view) {
-    var redraw = view.compared ? Promise.resolve() : loadConversation();
+    var ended = view.root && view.root.getAttribute("data-status");
+    var keep = view.compared || ended === "cancelled" || ended === "failed";
+    var redraw = keep ? Promise.resolve() : loadConversation(true);
     return Promise.all([redraw, loadDecisions(), loadFiles(), refreshTree()]);
   }
 
@@ -1011,8 +1035,10 @@
   }
 
   function storedFooter(turn) {
+    var kept = turn.validation || {};
     var parts = [
       ["method", turn.task_name || turn.task_id], ["persona", turn.agent_role || turn.agent_id],
+      ["confidence", kept.band ? confidence({ band: kept.band, reason: kept.reason }) : ""],
       ["provider", providerText(turn.provider, turn.model)],
       ["tokens", tokensText(turn.tokens || 0, turn.cost)],
     ];
@@ -1536,6 +1562,7 @@
       $("tab-" + name).setAttribute("aria-selected", String(name === panel));
     });
     document.body.classList.add("side-open");
+    closeDrawers();
     if (panel === "tree") loadTree();
     if (panel === "files") loadFiles();
   }
@@ -1553,6 +1580,7 @@
     $("toggle-projects").addEventListener("click", function () {
       var open = document.body.classList.toggle("projects-open");
       this.setAttribute("aria-expanded", String(open));
+      if (open) closeSideOnPhone(); // one drawer at a time on a narrow screen
     });
     $("toggle-decisions").addEventListener("click", function () {
       showSide("decisions");
