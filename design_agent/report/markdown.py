@@ -133,10 +133,19 @@ def _answer(answer: ReportAnswer, index: int, data: ReportData) -> list[str]:
     if answer.request:
         facts.append(f"- **{say('report_request', lang)}:** {inline(answer.request)}")
     blocks = [_heading(answer_heading(answer, index, data)), "\n".join(facts)]
-    blocks += [contain(answer.text) or say("report_empty_answer", lang)]
+    blocks += [contain(answer.text, _shift_for(answer.text)) or say("report_empty_answer", lang)]
     blocks += [f"{'#' * (SHIFT + 1)} {say('report_references', lang)}", _references(answer, lang)]
     blocks += [f"{'#' * (SHIFT + 1)} {say('report_checklist', lang)}", _checklist(answer, lang)]
     return blocks
+
+
+def _shift_for(text: str) -> int:
+    """How far an answer's headings move down so that its top one is a level 4 (under the
+    answer's own level 3): its `#` or, when it starts at `##`, its `##`."""
+    if "#" not in text and not _SETEXT_UNDERLINE.search(text):
+        return SHIFT
+    levels = [int(t.tag[1]) for t in _PARSER.parse(text) if t.type == "heading_open"]
+    return SHIFT + 1 - min(levels) if levels else SHIFT
 
 
 def _references(answer: ReportAnswer, lang: str) -> str:

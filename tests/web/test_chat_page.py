@@ -229,11 +229,15 @@ def pictures(page: Any, tmp_path: Path) -> None:
     cp /tmp/shots/web.png /tmp/shots/web-dark.png /tmp/shots/report.png docs/images/
     """
     folder = screenshot_dir(tmp_path / "screenshots")
-    page.evaluate("() => { document.getElementById('toast').hidden = true; }")
-    if page.locator("#close-side").is_visible():
-        page.click("#close-side")
-    table = page.locator(".msg.agent .markdown table").first
-    table.scroll_into_view_if_needed()
+    page.fill("#search-input", "")
+    open_side(page, "decisions")
+    page.locator(".msg.agent .markdown table").first.evaluate(
+        "t => t.closest('.msg').scrollIntoView({block: 'start'})"
+    )
+    page.evaluate(
+        "() => { document.getElementById('toast').hidden = true;"
+        " document.getElementById('jump').hidden = true; }"
+    )
     for theme in ("light", "dark"):
         page.evaluate("t => document.documentElement.setAttribute('data-theme', t)", theme)
         name = "web.png" if theme == "light" else "web-dark.png"

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -253,8 +254,31 @@ def a_report_is_a_download(page: Any, server: Server, viewport: str) -> None:
         assert re.search(r"Page 1 of \d+", text)
     reload_keeps(page, "after the report")
     assert page.locator(".msg.agent.exchange a.download").count() >= 1
+    the_html_report_passes_axe(page)
     if viewport == "desktop":
         report_picture(page, path)
+
+
+def the_html_report_passes_axe(page: Any) -> None:
+    """The HTML report, opened in a browser: one `main`, headings in order, tables as tables,
+    no serious or critical axe violation."""
+    html = page.evaluate(
+        """async () => (await fetch('/api/v1/projects/' + DAApp.state.projectId
+            + '/report?format=html')).text()"""
+    )
+    report = page.context.new_page()
+    report.set_content(html)
+    assert report.locator("main").count() == 1
+    assert report.locator("main table th", has_text="Descubrir").count() >= 1
+    levels = [
+        int(tag[1])
+        for tag in report.evaluate(
+            "() => [...document.querySelectorAll('h1,h2,h3,h4,h5,h6')].map(h => h.tagName)"
+        )
+    ]
+    assert all(b - a <= 1 for a, b in pairwise(levels)), levels
+    check_axe(report, "the HTML report")
+    report.close()
 
 
 def report_picture(page: Any, pdf: Path) -> None:
@@ -284,16 +308,15 @@ def report_picture(page: Any, pdf: Path) -> None:
 def switch_away_and_back(page: Any) -> None:
     shown = requests(page)
     name = page.inner_text("#project-title")
-    say(page, "create a project called Elsewhere")
-    page.locator(".project-name[aria-current='true']", has_text="Elsewhere").wait_for(
-        state="attached"
-    )
+    other = f"{name} elsewhere"  # a name no other test took in this home
+    say(page, f"create a project called {other}")
+    page.locator(".project-name[aria-current='true']", has_text=other).wait_for(state="attached")
     toggle = page.locator("#toggle-projects")
     if toggle.is_visible():
         toggle.click()
     before = int(page.evaluate("() => DAApp.state.drawn"))
-    page.locator(".project-name", has_text=name).click()
-    page.locator(".project-name[aria-current='true']", has_text=name).wait_for(state="attached")
+    page.locator(f".project-name[title='{name}']").click()
+    page.locator(f".project-name[aria-current='true'][title='{name}']").wait_for(state="attached")
     page.wait_for_function("n => DAApp.state.drawn > n", arg=before)
     assert requests(page) == shown, "the conversation came back as it was"
 
