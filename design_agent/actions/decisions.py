@@ -58,13 +58,24 @@ def record_decision(
 ) -> Decision:
     """Record one decision at `node` of the conversation tree (None: on every path), with
     the same entry in process memory, in one transaction: what the shell does when the user
-    says it, and the MCP tool `record_decision` too."""
+    says it, and the MCP tool `record_decision` too. Idempotent: a decision the project
+    keeps already (the same words, any case or accents), on this path, is that one, not a
+    second copy."""
+    kept = _kept(memory.decisions_on_path(node) if node else memory.list_decisions(project.id))
+    same = kept.get(fold(decision).strip())
+    if same is not None:
+        return same
     with memory.transaction():
         stored = memory.add_decision(project.id, decision, rationale, turn_id, node_id=node)
         memory.add_process_memory(
             context or project.name, decision, rationale, project_id=project.id
         )
     return stored
+
+
+def _kept(decisions: list[Decision]) -> dict[str, Decision]:
+    """The current decisions by their folded words."""
+    return {fold(d.decision).strip(): d for d in decisions if d.status == "current"}
 
 
 @action("decisions", "record", RecordDecision)

@@ -44,6 +44,8 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_pages,
         routes_projects,
         routes_providers,
+        routes_report,
+        routes_tree,
         routes_turns,
     )
 
@@ -70,6 +72,8 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_memory,
         routes_providers,
         routes_guides,
+        routes_report,
+        routes_tree,
         ask_route,
     ):
         app.include_router(module.router)

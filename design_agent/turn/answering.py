@@ -173,8 +173,15 @@ class Answering:
         options = "\n".join(f"{o.number}. {o.name}" for o in event.options)
         question = getattr(event, "question", "")
         node = turn.conversation.node
+        picks = {"options": [o.model_dump() for o in event.options], "question": question}
         user_id, agent_id = save_exchange(
-            self.memory, turn.project, turn.request.message, f"{question}\n{options}", node
+            self.memory,
+            turn.project,
+            turn.request.message,
+            f"{question}\n{options}",
+            node,
+            kind="choice",
+            extra=picks,
         )
         moved_on(turn, agent_id)
         yield TurnSaved(
@@ -269,7 +276,10 @@ class Answering:
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )
-        agent_turn = self._save(turn, task, agent, stream, validation, user_turn, request)
+        asked = chosen.request_text if chosen.request_text != turn.request.message else None
+        agent_turn = self._save(
+            turn, task, agent, stream, validation, user_turn, request, asked, chosen
+        )
         yield TurnSaved(
             step=8,
             ms=timer.lap("memory"),
@@ -297,9 +307,12 @@ class Answering:
         validation: Any,
         user_turn: int,
         request: BuiltRequest,
+        asked: str | None = None,
+        chosen: Chosen | None = None,
     ) -> int:
         """Save the answer (step 8); one the database does not take (a full disk) is kept in
-        the recovery journal instead, and the turn fails saying where."""
+        the recovery journal instead, and the turn fails saying where. `asked`: the design
+        request it answers when the saved message says something else ("2")."""
         assert turn.project is not None
         try:
             with self.memory.transaction():
@@ -314,6 +327,8 @@ class Answering:
                     request.built.tier,
                     request.built.tier_reason,
                     turn.prefs.settings.keyframe_every,
+                    request=asked,
+                    band=_band(chosen),
                 )
         except sqlite3.Error as e:
             raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e
@@ -388,6 +403,12 @@ def _changed(prefs: Preferences, wanted: AnswerAgain) -> Preferences:
         language=wanted.language or prefs.language,
         provider=wanted.provider or prefs.provider,
     )
+
+
+def _band(chosen: Chosen | None) -> tuple[str, str] | None:
+    """How sure the chosen method was, and why it was chosen, as the footer says it."""
+    event = chosen.event if chosen is not None else None
+    return (event.band, event.reason) if isinstance(event, TaskMatched) else None
 
 
 def _matched(task: Task, last: LastAnswer | None, timer: Timer, reason: str) -> TaskMatched:
