@@ -1,4 +1,5 @@
-"""Text helpers: project slugs and safe FTS5 queries built from what the user typed.
+"""Text helpers: project slugs, safe FTS5 queries built from what the user typed, and the
+language a stored text is in.
 
 User text never reaches FTS5 as syntax. It is cut into words the way the
 `unicode61` tokenizer cuts them, each word is quoted (so `AND`, `NOT`, `*`,
@@ -21,6 +22,27 @@ MAX_SLUG = 48
 
 _WORD = re.compile(r"[^\W_]+")  # runs of letters and digits, like unicode61
 
+# The commonest words of each language (none in both) and endings only one of them has,
+# for `guess_language`.
+_ENGLISH = frozenset(
+    {"the", "and", "of", "to", "is", "in", "that", "for", "with", "we", "you", "it", "this"}
+    | {"are", "be", "on", "was", "what", "how", "our", "they", "not", "have", "can", "will"}
+    | {"an", "or", "as", "at", "by", "from", "which", "should", "would", "about", "us"}
+    | {"why", "do", "does", "did", "i", "my", "your", "if", "there", "their", "when", "who"}
+    | {"so", "but", "lets", "let", "need", "into", "than", "then", "been", "has", "had"}
+)
+_SPANISH = frozenset(
+    {"el", "la", "de", "que", "y", "en", "los", "las", "del", "se", "por", "para", "con"}
+    | {"una", "un", "es", "su", "al", "lo", "como", "más", "mas", "pero", "sus", "le", "ya"}
+    | {"este", "esta", "qué", "nos", "muy", "hay", "son", "también", "porque", "cuando"}
+    | {"unos", "unas", "sobre", "entre", "fue", "ser", "está", "están", "tiene", "hacer"}
+    | {"necesitamos", "queremos", "vamos", "usuarios", "usuario", "cómo", "dónde", "sin"}
+)
+_ENGLISH_ENDINGS = ("ing", "tion", "ly", "ness", "ity")
+_SPANISH_ENDINGS = ("ción", "ciones", "dad", "mente", "amos", "ado", "ada", "ados", "adas")
+_SPANISH_MARKS = re.compile(r"[ñ¿¡áéíóú]")
+GUESS_CHARS = 2000  # the start of a long text says its language
+
 
 def slugify(name: str) -> str:
     """The lookup key and default id of a project name: "Café Móvil!" -> "cafe-movil"."""
@@ -38,6 +60,24 @@ def words(text: str) -> list[str]:
     """The folded words of `text`, in order, duplicates removed."""
     found = _WORD.findall(fold(unicodedata.normalize("NFKC", text)))
     return list(dict.fromkeys(found))
+
+
+def guess_language(text: str | None) -> str:
+    """The language a stored text is in: "en", "es", or "" when its words do not tell (a
+    short or mixed text). Each searchable row keeps it: PostgreSQL indexes the row with
+    that language's stemmer (postgres/schema.py), and with both when it is ""."""
+    if not text:
+        return ""
+    sample = text[:GUESS_CHARS].lower()
+    tokens = _WORD.findall(sample)
+    english = 2 * sum(token in _ENGLISH for token in tokens)
+    spanish = 2 * sum(token in _SPANISH for token in tokens)
+    english += sum(token.endswith(_ENGLISH_ENDINGS) for token in tokens)
+    spanish += sum(token.endswith(_SPANISH_ENDINGS) for token in tokens)
+    spanish += 3 if _SPANISH_MARKS.search(sample) else 0
+    if english == spanish:
+        return ""
+    return "en" if english > spanish else "es"
 
 
 def query_terms(text: str) -> list[str]:
