@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from pg_fixtures import (  # the stores' fixtures: memory_target runs a test on each
+    cli_store,
     memory_target,
     postgres_admin,
     postgres_cluster,
@@ -23,6 +24,7 @@ from design_agent.core.cache import CACHE_ENV, cached
 from design_agent.core.paths import HomeLayout
 
 __all__ = [
+    "cli_store",
     "memory_target",
     "postgres_admin",
     "postgres_cluster",

@@ -134,6 +134,19 @@ def memory_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
     return str(request.getfixturevalue("postgres_url"))
 
 
+@pytest.fixture(params=BACKENDS)
+def cli_store(
+    request: pytest.FixtureRequest, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> str | Path:
+    """The commands' database, once per store: the home's file, or (through
+    DESIGN_AGENT_DATABASE_URL, as a team sets it) a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return home / "design-agent.db"
+    url = str(request.getfixturevalue("postgres_url"))
+    monkeypatch.setenv("DESIGN_AGENT_DATABASE_URL", url)
+    return url
+
+
 @contextmanager
 def store(request: pytest.FixtureRequest, backend: str, folder: Path) -> Iterator[str | Path]:
     """A database of `backend` for a fixture of any scope: a file in `folder`, or a new

@@ -40,6 +40,11 @@ LAZY = (
     "uvicorn",
     "starlette",
     "yaml",  # by the first YAML file read (yamlfile.py): none when the catalogue is cached
+    # A team's PostgreSQL only (memory/postgres/): never on the SQLite path.
+    "psycopg",
+    "psycopg_pool",
+    "design_agent.memory.postgres",
+    "design_agent.memory.copy",
 )
 
 CODE = f"""

@@ -23,7 +23,7 @@ from design_agent.memory.decisions import scoped
 from design_agent.memory.models import HitKind, Project, ProjectHits, SearchHit, SearchResults
 from design_agent.memory.projects import COLUMNS as PROJECT_COLUMNS
 from design_agent.memory.search_index import turns_index
-from design_agent.memory.text import match_expression, query_terms, snippet
+from design_agent.memory.text import match_expression, query_terms, search_terms, snippet
 
 SCOPED_CAP = 500  # candidates per index when searching one project
 CROSS_CAP = 60  # candidates per project's turn index when searching all of them
@@ -43,8 +43,8 @@ def search(db: Connection, query: str, project_id: str | None, limit: int = 20) 
         from design_agent.memory.postgres import search as postgres
 
         return postgres.search(db, query, project_id, limit)
-    terms = query_terms(query)
-    results = SearchResults(query=query, terms=terms, all_projects=project_id is None)
+    results = SearchResults(query=query, terms=query_terms(query), all_projects=project_id is None)
+    terms = search_terms(results.terms)  # "entrevistas" finds "entrevista"
     if match_expression(terms) is None:
         return results
     scope = projects_in(db, project_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 from design_agent.core.text import fold
 from design_agent.understanding.language import QUESTION_STOP_WORDS as STOP_WORDS
@@ -87,6 +88,22 @@ def query_terms(text: str) -> list[str]:
     return (meaningful or every)[:MAX_TERMS]
 
 
+def inflection_stem(term: str) -> str:
+    """A word without the plural or verb ending English and Spanish add, for a prefix
+    match: "entrevistas" -> "entrevista", "sesiones" -> "sesion", "interviews" ->
+    "interview", "testing" -> "test", "moderated" -> "moderat"; short words stay whole."""
+    for ending, keep in (("ing", 6), ("ed", 5), ("es", 6), ("s", 4)):
+        if term.endswith(ending) and len(term) >= keep and not term.endswith("ss"):
+            return term[: -len(ending)]
+    return term
+
+
+def search_terms(terms: list[str]) -> list[str]:
+    """The words a search matches as prefixes: each without its inflection (the stemming
+    SQLite's unicode61 tokenizer does not do), duplicates dropped."""
+    return list(dict.fromkeys(inflection_stem(t) for t in terms))
+
+
 def stem_terms(terms: list[str]) -> list[str]:
     """Terms cut to five letters, for recall over small tables: 'moderadas' and
     'moderated' meet at 'moder', 'usabilidad' and 'usability' at 'usabi'."""
@@ -125,3 +142,20 @@ def snippet(text: str, terms: list[str], width: int = 160) -> str:
     prefix = "…" if begin > 0 else ""
     suffix = "…" if begin + width < len(flat) else ""
     return f"{prefix}{excerpt.strip()}{suffix}"
+
+
+_JSON_NUL = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")  # \u0000, not an escaped backslash's
+NUL, REPLACEMENT = "\x00", "\ufffd"
+
+
+def without_nul(value: Any) -> Any:
+    """`value` as PostgreSQL can keep it: a NUL (raw, or escaped in JSON text) as U+FFFD, the
+    replacement character; anything but a string as it is. (A text with the six characters
+    `\u0000` in it is read as JSON and changed too: a price paid for never failing.)"""
+    if not isinstance(value, str):
+        return value
+    if NUL in value:
+        value = value.replace(NUL, REPLACEMENT)
+    if "\\u0000" in value:
+        value = _JSON_NUL.sub(r"\1\\ufffd", value)
+    return value

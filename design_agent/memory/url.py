@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from design_agent.core.errors import UsageError
+from design_agent.core.text import hide_password
 from design_agent.memory.connection import Dialect
 
+ENV = "DESIGN_AGENT_DATABASE_URL"  # core/settings.py's DATABASE_ENV: env beats the file
 SQLITE_PREFIX = "sqlite:///"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 HINT = "a database URL is sqlite:///PATH or postgresql://USER@HOST/DATABASE"
@@ -70,13 +72,4 @@ class DatabaseUrl:
 
 def _shown(url: str) -> str:
     """`url` with any password taken out."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<a database URL that cannot be read>"
-    netloc = parts.netloc
-    if "@" in netloc:
-        user, _, host = netloc.rpartition("@")
-        netloc = f"{user.partition(':')[0]}@{host}"
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "password"]
-    return urlunsplit((parts.scheme, netloc, parts.path, urlencode(query, safe="/"), ""))
+    return hide_password(url)

@@ -21,6 +21,7 @@ from design_agent.core.paths import HomeLayout
 if TYPE_CHECKING:
     from design_agent.knowledge.registry import Catalogue
     from design_agent.memory import Memory
+    from design_agent.memory.url import DatabaseUrl
     from design_agent.providers.spec import AdapterSpec
     from design_agent.server.turns import TurnManager
     from design_agent.turn.session import Services
@@ -40,6 +41,7 @@ class ServerContext:
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     turns: TurnManager = field(init=False)
     upload_limit_mb: int = 10
+    database: DatabaseUrl | None = None  # None: the home's file (cli/context.py resolves it)
     _shared: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
 
@@ -53,7 +55,7 @@ class ServerContext:
         """This thread's own connection to the home's database, closed after the block."""
         from design_agent.memory import Memory
 
-        memory = Memory.open(self.home.database_file)
+        memory = Memory.open(self.database or self.home.database_file)
         try:
             yield memory
         finally:
@@ -65,7 +67,7 @@ class ServerContext:
         from design_agent.memory import Memory
         from design_agent.turn.session import Services
 
-        memory = Memory.open(self.home.database_file)
+        memory = Memory.open(self.database or self.home.database_file)
         services = Services(self.home, self.catalogue(), memory)
         with self._lock:  # each built once, by the first turn that needs it
             for name in SHARED:

@@ -17,7 +17,7 @@ first one migrates the database (migrate.py) on a connection of its own, which a
 plainly why a server cannot be reached before any pool is made.
 
 PostgreSQL's text cannot hold the NUL character, which SQLite's can: a NUL in a value (or
-a `\u0000` in its JSON) is stored as U+FFFD, the replacement character (`storable`).
+a `\u0000` in its JSON) is stored as U+FFFD, the replacement character (text.without_nul).
 
 psycopg's errors are said here: a server out of reach is DatabaseUnavailableError (a
 connection failure, SQLSTATE class 08, a server shutting down, no pooled connection in
@@ -44,6 +44,7 @@ from design_agent.core.errors import DiskFullError
 from design_agent.memory.connection import Dialect, IntegrityViolation, Params
 from design_agent.memory.faults import DatabaseUnavailableError
 from design_agent.memory.postgres.migrate import migrate
+from design_agent.memory.text import without_nul as storable
 from design_agent.memory.url import DatabaseUrl
 
 PgConn = psycopg.Connection[tuple[Any, ...]]
@@ -52,19 +53,6 @@ POOL_SIZE = 10
 WAIT_SECONDS = 10.0  # for a pooled connection, and to connect at all
 UNAVAILABLE_STATES = ("57P01", "57P02", "57P03")  # shutting down, crashed, starting up
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_JSON_NUL = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")  # \u0000, not an escaped backslash's
-NUL, REPLACEMENT = "\x00", "\ufffd"
-
-
-def storable(value: Any) -> Any:
-    """`value` as PostgreSQL can keep it: NUL (raw, or escaped in JSON) as U+FFFD."""
-    if not isinstance(value, str):
-        return value
-    if NUL in value:
-        value = value.replace(NUL, REPLACEMENT)
-    if "\\u0000" in value:
-        value = _JSON_NUL.sub(r"\1\\ufffd", value)
-    return value
 
 
 def _storable_params(parameters: Params) -> Params:
@@ -177,15 +165,24 @@ def migrate_database(url: DatabaseUrl) -> tuple[int, int]:
             raise translated(e, url) from e
 
 
-def schema_version(url: DatabaseUrl) -> int:
-    """The schema version of the database at `url`, without changing anything."""
+def inspect(url: DatabaseUrl, tables: list[str]) -> tuple[int, dict[str, int]]:
+    """The schema version of the database at `url` and the rows of each of `tables` it has,
+    read on a connection of its own: nothing is migrated or changed."""
     from design_agent.memory.postgres.migrate import version
 
     with _connect(url) as conn:
         try:
-            return version(conn)
+            found = version(conn)
+            present = [t for t in tables if _exists(conn, t)]
+            counted = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone() for t in present}
         except psycopg.Error as e:
             raise translated(e, url) from e
+    return found, {table: int(row[0]) if row else 0 for table, row in counted.items()}
+
+
+def _exists(conn: PgConn, table: str) -> bool:
+    row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", [table]).fetchone()
+    return bool(row and row[0])
 
 
 _pools: dict[str, ConnectionPool[PgConn]] = {}
@@ -244,6 +241,11 @@ class Result:
     def fetchall(self) -> list[Any]:
         rest, self._at = self._rows[self._at :], len(self._rows)
         return rest
+
+    def fetchmany(self, size: int = 1) -> list[Any]:
+        some = self._rows[self._at : self._at + size]
+        self._at += len(some)
+        return some
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.fetchall())

@@ -9,9 +9,10 @@ they are ORed, so a row sharing the most words ranks first, as bm25 ranks it the
   each configuration (English, Spanish, simple; postgres/schema.py), so an inflected
   word finds its stem in either language: "entrevistas" finds "entrevista", and with
   unaccent "diseno" finds "diseño";
-- each word is also a prefix (`'word':*`, as SQLite's `"word"*`): "check" finds
-  "checkout". Decisions and process memory match on the first five letters of each word,
-  as SQLite's side does ("moderadas" and "moderated" meet at "moder").
+- each word, without its plural or verb ending (text.search_terms), is also a prefix
+  (`'word':*`, as SQLite's `"word"*`): "check" finds "checkout". Decisions and process
+  memory match on the first five letters of each word, as SQLite's side does
+  ("moderadas" and "moderated" meet at "moder").
 
 As on SQLite, the `cap` most recent matches are ranked (ts_rank, weighted by column), so
 the work of a common word does not grow with the table; every query is scoped by project
@@ -28,7 +29,7 @@ from design_agent.memory.connection import Connection
 from design_agent.memory.db import rows
 from design_agent.memory.models import HitKind, Project, ProjectHits, SearchHit, SearchResults
 from design_agent.memory.postgres.schema import SEARCH_CHARS, configuration_of
-from design_agent.memory.text import MIN_PREFIX, query_terms, slugify, stem_terms
+from design_agent.memory.text import MIN_PREFIX, query_terms, search_terms, slugify, stem_terms
 
 # ts_rank's weights for the labels D, C, B, A (postgres/schema.py puts the labels on).
 TURN_WEIGHTS = "{0.5, 0.5, 0.5, 0.5}"  # no label (D): a turn word counts as a rationale word
@@ -102,7 +103,7 @@ def search(db: Connection, query: str, project_id: str | None, limit: int = 20) 
         return results
     scope = shared.projects_in(db, project_id)
     cap = shared.SCOPED_CAP if project_id else min(MAX_CROSS_CAP, shared.CROSS_CAP * len(scope))
-    prefixed = [t for t in terms if len(t) >= MIN_PREFIX]
+    prefixed = [t for t in search_terms(terms) if len(t) >= MIN_PREFIX]
     found: list[tuple[str, shared.Ranked]] = []
     tables: list[tuple[HitKind, str, str]] = [
         ("turn", "conversations", TURN_WEIGHTS),
