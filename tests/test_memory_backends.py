@@ -178,6 +178,26 @@ def test_user_input_never_reaches_either_store_as_syntax(memory_target):
         assert memory.search("checkout payment", project).total == 1
 
 
+def test_a_nested_block_that_fails_is_undone_alone_on_both(memory_target):
+    from design_agent.memory.connection import INTEGRITY_ERRORS
+
+    with Memory.open(memory_target) as memory:
+        with memory.transaction():
+            memory.create_project("Atlas")
+            with pytest.raises(RuntimeError), memory.transaction():
+                memory.create_project("Borealis")
+                raise RuntimeError("the caller changed its mind")
+            with pytest.raises(INTEGRITY_ERRORS), memory.transaction():
+                memory.add_turn("atlas", "user", "kept?")
+                memory.db.execute(  # refused by the database itself: PostgreSQL recovers
+                    "INSERT INTO projects (id, name, name_key, search_key, created_at, "
+                    "last_accessed) VALUES ('atlas', 'x', 'x', 99, '2026-01-01', '2026-01-01')"
+                )
+            memory.create_project("Cygnus")
+        assert sorted(p.name for p in memory.list_projects()) == ["Atlas", "Cygnus"]
+        assert memory.recent_turns("atlas") == []
+
+
 def test_writers_of_one_project_take_turns_on_postgres(postgres_url):
     with Memory.open(postgres_url) as memory:
         project = memory.create_project("Busy").id

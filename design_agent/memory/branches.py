@@ -177,13 +177,14 @@ def advance(
                 f"branch {branch.name or branch.id} ends at turn {branch.tip_number}; "
                 "a turn on it must follow that one"
             )
-    elif parent_id is not None:
-        found = scalar(
-            db,
-            "SELECT max(id) FROM branches WHERE tip_id = ? AND project_id = ?",
-            [parent_id, project_id],
+    elif parent_id is not None:  # the newest branch ending at the parent, in one statement
+        moved = db.execute(
+            "UPDATE branches SET tip_id = ? WHERE id = (SELECT max(id) FROM branches "
+            "WHERE tip_id = ? AND project_id = ?)",
+            [node_id, parent_id, project_id],
         )
-        branch_id = None if found is None else int(found)
+        if moved.rowcount:
+            return
     if branch_id is None:
         db.execute(
             "INSERT INTO branches (project_id, tip_id, created_at) VALUES (?, ?, ?)",

@@ -15,7 +15,7 @@ from typing import Any
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import branches, projects
 from design_agent.memory.connection import Connection
-from design_agent.memory.db import inserted_id, one, rows, transaction
+from design_agent.memory.db import one, rows, transaction
 from design_agent.memory.models import ROLES, TURN_STATUSES, Turn
 from design_agent.memory.text import guess_language
 
@@ -77,19 +77,19 @@ def add(
     turn; a branch moves to it in the same transaction (see branches.py)."""
     fields = _check({"status": "complete", **fields})
     with transaction(db):
-        projects.lock(db, project_id)  # one writer per project at a time (PostgreSQL)
+        projects.lock(db, project_id, touch=now)  # one writer per project (PostgreSQL)
         parent = branches.parent_for(db, project_id, fields.get("parent_id"), branch_id)
         fields["parent_id"] = parent
         names = ["project_id", "timestamp", *fields]
-        turn_id = inserted_id(
+        row = one(
             db,
             f"INSERT INTO conversations ({', '.join(names)}) "
-            f"VALUES ({', '.join('?' * len(names))}) RETURNING id",
+            f"VALUES ({', '.join('?' * len(names))}) RETURNING {COLUMNS}",
             [project_id, now, *fields.values()],
         )
-        branches.advance(db, project_id, parent, turn_id, branch_id, now)
-        projects.touch(db, project_id, now)
-    return get(db, turn_id)
+        assert row is not None
+        branches.advance(db, project_id, parent, int(row["id"]), branch_id, now)
+    return to_turn(row)
 
 
 def update(db: Connection, turn_id: int, changes: dict[str, Any]) -> Turn:

@@ -296,10 +296,12 @@ class Memory:
         state: ProjectState | None,
         keyframe_every: int,
     ) -> Turn:
-        with transaction(self.db):  # the node and its state: both or neither
+        if state is None:
             turn = conversations.add(self.db, project_id, fields, self._now(), branch_id)
-            if state is not None:
-                snapshots.save(self.db, turn.id, state, keyframe_every)
+        else:
+            with transaction(self.db):  # the node and its state: both or neither
+                turn = conversations.add(self.db, project_id, fields, self._now(), branch_id)
+                snapshots.save_new(self.db, turn, state, keyframe_every)
         self._written.add(project_id)
         return turn
 

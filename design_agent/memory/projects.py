@@ -79,13 +79,24 @@ def _lock_registry(db: Connection) -> None:
         db.execute("SELECT pg_advisory_xact_lock(?)", [REGISTRY_LOCK])
 
 
-def lock(db: Connection, project_id: str) -> Project:
+def lock(db: Connection, project_id: str, touch: str | None = None) -> Project:
     """The project, its row locked to the end of the write transaction on PostgreSQL (one
-    writer per project at a time; SQLite's write lock is already the whole file's).
-    NotFoundError when there is no such project."""
-    if not is_postgres(db):
+    writer per project at a time; SQLite's write lock is already the whole file's); with
+    `touch`, marked as used then, in the same statement. NotFoundError when there is no
+    such project."""
+    if touch is not None:  # an UPDATE locks the row as FOR NO KEY UPDATE does
+        sql, params = (
+            f"UPDATE projects SET last_accessed = ? WHERE id = ? RETURNING {COLUMNS}",
+            [
+                touch,
+                project_id,
+            ],
+        )
+    elif is_postgres(db):
+        sql, params = f"SELECT {COLUMNS} FROM projects WHERE id = ? FOR NO KEY UPDATE", [project_id]
+    else:
         return get(db, project_id)
-    row = one(db, f"SELECT {COLUMNS} FROM projects WHERE id = ? FOR NO KEY UPDATE", [project_id])
+    row = one(db, sql, params)
     if row is None:
         raise NotFoundError(f"no project with id '{project_id}'")
     return Project.model_validate(row)

@@ -31,7 +31,7 @@ from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import projects
 from design_agent.memory.connection import Connection
 from design_agent.memory.db import one, rows, transaction
-from design_agent.memory.models import ProjectState, Proposal, Row, StateDecision
+from design_agent.memory.models import ProjectState, Proposal, Row, StateDecision, Turn
 
 KEYFRAME_EVERY = 50
 Kind = Literal["keyframe", "delta"]
@@ -186,6 +186,16 @@ def save(db: Connection, node_id: int, state: ProjectState, every: int = KEYFRAM
         if before is not None:
             _rebase(db, dependents, before, state)
     return kind
+
+
+def save_new(db: Connection, turn: Turn, state: ProjectState, every: int = KEYFRAME_EVERY) -> Kind:
+    """`save` for a turn just added in the caller's transaction (its project locked): no
+    snapshot can be based on it yet, so only its parent's chain is read."""
+    if every < 1:
+        raise UsageError("a keyframe every N nodes needs N of 1 or more")
+    base = _base(db, turn.parent_id)
+    _check_decisions(db, turn.project_id, state, base.state)
+    return _write(db, turn.id, state, base, every)
 
 
 def _write(db: Connection, node_id: int, state: ProjectState, base: Base, every: int) -> Kind:

@@ -107,7 +107,12 @@ def search_terms(terms: list[str]) -> list[str]:
 def stem_terms(terms: list[str]) -> list[str]:
     """Terms cut to five letters, for recall over small tables: 'moderadas' and
     'moderated' meet at 'moder', 'usabilidad' and 'usability' at 'usabi'."""
-    return list(dict.fromkeys(t[:5] if len(t) >= 6 else t for t in terms))
+    return list(dict.fromkeys(short_stem(t) for t in terms))
+
+
+def short_stem(term: str) -> str:
+    """A term cut to five letters, if it has six or more (see stem_terms)."""
+    return term[:5] if len(term) >= 6 else term
 
 
 def _phrase(term: str) -> str:

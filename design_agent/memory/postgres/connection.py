@@ -49,7 +49,7 @@ from design_agent.memory.url import DatabaseUrl
 
 PgConn = psycopg.Connection[tuple[Any, ...]]
 IDLE = psycopg.pq.TransactionStatus.IDLE
-POOL_SIZE = 10
+POOL_SIZE = 10  # connections per process and database (a benchmark may raise it)
 WAIT_SECONDS = 10.0  # for a pooled connection, and to connect at all
 UNAVAILABLE_STATES = ("57P01", "57P02", "57P03")  # shutting down, crashed, starting up
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -189,7 +189,7 @@ _pools: dict[str, ConnectionPool[PgConn]] = {}
 _pools_lock = threading.Lock()
 
 
-def pool_for(url: DatabaseUrl, size: int = POOL_SIZE) -> ConnectionPool[PgConn]:
+def pool_for(url: DatabaseUrl, size: int | None = None) -> ConnectionPool[PgConn]:
     """This process's pool for `url`, made (and the database migrated) on first use."""
     with _pools_lock:
         pool = _pools.get(url.conninfo)
@@ -198,7 +198,7 @@ def pool_for(url: DatabaseUrl, size: int = POOL_SIZE) -> ConnectionPool[PgConn]:
             pool = ConnectionPool(
                 url.conninfo,
                 min_size=1,
-                max_size=max(1, size),
+                max_size=max(1, POOL_SIZE if size is None else size),
                 kwargs={"application_name": "design-agent"},
                 configure=_configure,
                 timeout=WAIT_SECONDS,
@@ -257,10 +257,11 @@ class PgConnection:
 
     dialect: Dialect = "postgresql"
 
-    def __init__(self, url: DatabaseUrl, pool_size: int = POOL_SIZE) -> None:
+    def __init__(self, url: DatabaseUrl, pool_size: int | None = None) -> None:
         self.url = url
-        self._pool = pool_for(url, pool_size)
+        self._pool = pool_for(url, POOL_SIZE if pool_size is None else pool_size)
         self._held: PgConn | None = None
+        self._depth = 0  # nested blocks open (savepoints)
 
     @property
     def in_transaction(self) -> bool:
@@ -350,15 +351,20 @@ class PgConnection:
 
     @contextmanager
     def _savepoint(self) -> Iterator[None]:
-        self.execute("SAVEPOINT nested")
+        """A nested block, undone alone if it fails. Named by its depth and never released
+        (each round trip counts here, and a turn nests four blocks): a rollback goes to the
+        newest savepoint of its name, which is always the block's own."""
+        self._depth += 1
+        name = f"nested_{self._depth}"
         try:
+            self.execute(f"SAVEPOINT {name}")
             yield
         except BaseException:
             if self.in_transaction:
-                self.execute("ROLLBACK TO SAVEPOINT nested")
-                self.execute("RELEASE SAVEPOINT nested")
+                self.execute(f"ROLLBACK TO SAVEPOINT {name}")
             raise
-        self.execute("RELEASE SAVEPOINT nested")
+        finally:
+            self._depth -= 1
 
     def close(self) -> None:
         """Nothing is held between operations; the pool stays for the next Memory."""

@@ -14,22 +14,31 @@ they are ORed, so a row sharing the most words ranks first, as bm25 ranks it the
   memory match on the first five letters of each word, as SQLite's side does
   ("moderadas" and "moderated" meet at "moder").
 
-As on SQLite, the `cap` most recent matches are ranked (ts_rank, weighted by column), so
-the work of a common word does not grow with the table; every query is scoped by project
-(`project_id = ...` beside the GIN index) unless asked across projects. `ts_headline`
-runs for the hits shown only. Project names are found by trigrams (pg_trgm).
+As on SQLite, the `cap` most recent matches are ranked, so the work of a common word does
+not grow with the table. The ranking stands in for bm25: per word, ts_rank (a long text's
+words count less) times the word's rarity (its idf, from PostgreSQL's own statistics of the
+column), times the share of the question's words the row has. On a 100,000-turn corpus
+its top 10 holds ~70 % of SQLite's (benchmarks/team.py). Every query is scoped by project
+(`project_id = ...` beside the GIN index) unless asked across projects; the planner is
+told the data is in memory (`planned`), so a common word walks one project's newest turns
+and a rare one takes the GIN index. `ts_headline` runs for the hits shown only. Project
+names are found by trigrams (pg_trgm).
 """
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from design_agent.memory import search as shared
 from design_agent.memory.connection import Connection
-from design_agent.memory.db import rows
+from design_agent.memory.db import one, rows
 from design_agent.memory.models import HitKind, Project, ProjectHits, SearchHit, SearchResults
 from design_agent.memory.postgres.schema import SEARCH_CHARS, configuration_of
-from design_agent.memory.text import MIN_PREFIX, query_terms, search_terms, slugify, stem_terms
+from design_agent.memory.text import MIN_PREFIX, inflection_stem, query_terms, short_stem, slugify
 
 # ts_rank's weights for the labels D, C, B, A (postgres/schema.py puts the labels on).
 TURN_WEIGHTS = "{0.5, 0.5, 0.5, 0.5}"  # no label (D): a turn word counts as a rationale word
@@ -49,49 +58,126 @@ SHOWN: dict[HitKind, tuple[str, str, str]] = {
 TIMESTAMP = {"turn": "timestamp", "file": "uploaded_at", "decision": "timestamp"}
 
 
-def tsquery(prefixed: list[str]) -> str:
-    """The tsquery of `:words` in every configuration, and of `prefixed` as prefixes."""
-    parts = [
-        f"websearch_to_tsquery('{name}', :words)"
-        for name in ("design_agent_english", "design_agent_spanish", "design_agent_simple")
-    ]
-    if prefixed:
-        parts.append("to_tsquery('simple', :prefixes)")
-    return "(" + " || ".join(parts) + ")"
+CONFIGURATIONS = ("design_agent_english", "design_agent_spanish", "design_agent_simple")
+STATS_SECONDS = 300.0  # how long a table's word frequencies are used before read again
+RARE = 1e-4  # the frequency of a word the statistics do not list, when they list none
+COORDINATION = True
+NORMALIZATION = 1  # ts_rank divided by 1 + log(length): a long text's many words count less
 
 
-def _params(terms: list[str], prefixed: list[str]) -> dict[str, Any]:
-    # Folded words hold letters and digits only: quoted, they are plain lexemes.
-    prefixes = " | ".join(f"'{term}':*" for term in prefixed)
-    return {"words": " or ".join(terms), "prefixes": prefixes}
+@dataclass(frozen=True)
+class Query:
+    """A question's words, each with the prefix it also matches (None: the word only)."""
+
+    words: tuple[str, ...]
+    prefixes: tuple[str | None, ...]
+
+    @classmethod
+    def of(cls, terms: list[str], prefix: Callable[[str], str]) -> Query:
+        """`terms` with their prefixes; two words of one prefix ("usuario usuarios") are one
+        word, counted once, as SQLite's side counts them."""
+        cut = {prefix(t): t for t in reversed(terms)}  # the first word of each prefix
+        kept = sorted(cut.items(), key=lambda pair: terms.index(pair[1]))
+        return cls(
+            tuple(word for _, word in kept),
+            tuple(p if len(p) >= MIN_PREFIX else None for p, _ in kept),
+        )
+
+    def term(self, n: int) -> str:
+        """The tsquery of word `n`: in every configuration, and as a prefix."""
+        parts = [f"websearch_to_tsquery('{name}', :w{n})" for name in CONFIGURATIONS]
+        if self.prefixes[n] is not None:
+            parts.append(f"to_tsquery('simple', :p{n})")
+        return "(" + " || ".join(parts) + ")"
+
+    def sql(self) -> str:
+        """The tsquery of any of the words."""
+        return "(" + " || ".join(self.term(n) for n in range(len(self.words))) + ")"
+
+    def params(self) -> dict[str, Any]:
+        # Folded words hold letters and digits only: quoted, a prefix is a plain lexeme.
+        found: dict[str, Any] = {f"w{n}": word for n, word in enumerate(self.words)}
+        for n, prefix in enumerate(self.prefixes):
+            if prefix is not None:
+                found[f"p{n}"] = f"'{prefix}':*"
+        return found
 
 
 def ranked(
     db: Connection,
     table: str,
-    terms: list[str],
-    prefixed: list[str],
+    query: Query,
     *,
     project_id: str | None,
     weights: str,
     cap: int,
     limit: int,
 ) -> list[tuple[int, str | None, float]]:
-    """(id, project_id, score) of the best of the `cap` newest rows of `table` matching
-    `terms` (or a prefix in `prefixed`), in one project or (None) in all; best first."""
-    if not terms:
+    """(id, project_id, score) of the best of the `cap` newest rows of `table` matching any
+    word of `query`, in one project or (None) in all; best first. A word's match counts by
+    its rarity (as bm25's idf does on SQLite: `idf`), so a row with the rare word of a
+    question ranks above one that repeats its common word."""
+    if not query.words:
         return []
-    query = tsquery(prefixed)
+    rarity = idf(db, table, query)
+    score = " + ".join(
+        f"{weight!r} * ts_rank('{weights}', search, {query.term(n)}, {NORMALIZATION})"
+        for n, weight in enumerate(rarity)
+    )
+    if COORDINATION and len(rarity) > 1:  # the share of the question's words a row has
+        shared = " + ".join(f"(search @@ {query.term(n)})::int" for n in range(len(rarity)))
+        score = f"({score}) * ({shared})"
     scope = "project_id = :project AND " if project_id is not None else ""
     found = rows(
         db,
-        f"""SELECT id, project_id AS owner, ts_rank('{weights}', search, {query}) AS score
-        FROM (SELECT id, project_id, search FROM {table} WHERE {scope}search @@ {query}
+        f"""SELECT id, project_id AS owner, {score} AS score
+        FROM (SELECT id, project_id, search FROM {table} WHERE {scope}search @@ {query.sql()}
               ORDER BY id DESC LIMIT :cap) recent
         ORDER BY score DESC, id DESC LIMIT :limit""",
-        {**_params(terms, prefixed), "project": project_id, "cap": cap, "limit": limit},
+        {**query.params(), "project": project_id, "cap": cap, "limit": limit},
     )
     return [(int(r["id"]), r["owner"], float(r["score"])) for r in found]
+
+
+_stats: dict[tuple[str, str], tuple[float, dict[str, list[tuple[str, float]]], float]] = {}
+
+
+def idf(db: Connection, table: str, query: Query) -> list[float]:
+    """Each word's weight: log(1 + (1 - f) / f), f the share of `table`'s rows holding it,
+    from PostgreSQL's own statistics (pg_stats: the most common lexemes of `search`, read
+    again every STATS_SECONDS); a word they do not list is rarer than any they do."""
+    listed, floor = _frequencies(db, table)
+    weights = []
+    for word, prefix in zip(query.words, query.prefixes, strict=True):
+        stem = prefix or word
+        near = listed.get(stem[:MIN_PREFIX], [])
+        found = [f for lexeme, f in near if stem.startswith(lexeme) or lexeme.startswith(stem)]
+        share = max(found, default=floor)
+        weights.append(round(math.log(1 + (1 - share + 1e-6) / (share + 1e-6)), 4))
+    return weights
+
+
+def _frequencies(db: Connection, table: str) -> tuple[dict[str, list[tuple[str, float]]], float]:
+    """The most common lexemes of `table`'s search column with their frequencies (grouped
+    by their first letters), and a frequency below all of them."""
+    key = (str(getattr(db, "url", "")), table)
+    known = _stats.get(key)
+    if known is not None and time.monotonic() - known[0] < STATS_SECONDS:
+        return known[1], known[2]
+    row = one(
+        db,
+        "SELECT most_common_elems::text::text[] AS lexemes, most_common_elem_freqs AS shares "
+        "FROM pg_stats WHERE schemaname = current_schema() AND tablename = ? "
+        "AND attname = 'search'",
+        [table],
+    )
+    lexemes, shares = (row["lexemes"] or [], row["shares"] or []) if row else ([], [])
+    listed: dict[str, list[tuple[str, float]]] = {}
+    for lexeme, share in zip(lexemes, shares, strict=False):
+        listed.setdefault(lexeme[:MIN_PREFIX], []).append((lexeme, float(share)))
+    floor = min(shares[: len(lexemes)], default=2 * RARE) / 2
+    _stats[key] = (time.monotonic(), listed, floor)
+    return listed, floor
 
 
 def search(db: Connection, query: str, project_id: str | None, limit: int = 20) -> SearchResults:
@@ -103,30 +189,39 @@ def search(db: Connection, query: str, project_id: str | None, limit: int = 20) 
         return results
     scope = shared.projects_in(db, project_id)
     cap = shared.SCOPED_CAP if project_id else min(MAX_CROSS_CAP, shared.CROSS_CAP * len(scope))
-    prefixed = [t for t in search_terms(terms) if len(t) >= MIN_PREFIX]
+    question = Query.of(terms, inflection_stem)
     found: list[tuple[str, shared.Ranked]] = []
     tables: list[tuple[HitKind, str, str]] = [
         ("turn", "conversations", TURN_WEIGHTS),
         ("file", "project_files", COLUMN_WEIGHTS),
         ("decision", "project_decisions", COLUMN_WEIGHTS),
     ]
-    for kind, table, weights in tables:
-        hits = ranked(
-            db, table, terms, prefixed, project_id=project_id, weights=weights, cap=cap,
-            limit=limit,
-        )  # fmt: skip
-        found += [(str(pid), shared.Ranked(kind, i, s)) for i, pid, s in hits if pid in scope]
-    best = sorted(found, key=lambda pair: (-pair[1].score, -pair[1].id))[:limit]
-    by_project: dict[str, list[shared.Ranked]] = {}
-    for pid, hit in best:
-        by_project.setdefault(pid, []).append(hit)
-    query_sql = (tsquery(prefixed), _params(terms, prefixed))
-    groups = [_group(db, scope[pid][0], hits, query_sql) for pid, hits in by_project.items()]
+    with db.snapshot():  # one view of the three tables
+        planned(db)
+        for kind, table, weights in tables:
+            hits = ranked(
+                db, table, question, project_id=project_id, weights=weights, cap=cap,
+                limit=limit,
+            )  # fmt: skip
+            found += [(str(pid), shared.Ranked(kind, i, s)) for i, pid, s in hits if pid in scope]
+        best = sorted(found, key=lambda pair: (-pair[1].score, -pair[1].id))[:limit]
+        by_project: dict[str, list[shared.Ranked]] = {}
+        for pid, hit in best:
+            by_project.setdefault(pid, []).append(hit)
+        groups = [_group(db, scope[pid][0], hits, question) for pid, hits in by_project.items()]
     return results.model_copy(update={"groups": groups})
 
 
+def planned(db: Connection) -> None:
+    """Inside a search's block: PostgreSQL plans it for data in memory or on SSD. With the
+    default random_page_cost (4, a spinning disk's) it walks every project's newest turns
+    by id instead of one project's (conversations_project) and reads 10 to 50 times more
+    rows for a common word; a rare word still goes to the GIN index either way."""
+    db.execute("SET LOCAL random_page_cost = 1.1")
+
+
 def _group(
-    db: Connection, project: Project, best: list[shared.Ranked], query: tuple[str, dict[str, Any]]
+    db: Connection, project: Project, best: list[shared.Ranked], query: Query
 ) -> ProjectHits:
     shown = {
         kind: _shown(db, kind, [r.id for r in best if r.kind == kind], query) for kind in SHOWN
@@ -148,20 +243,20 @@ def _group(
 
 
 def _shown(
-    db: Connection, kind: HitKind, ids: list[int], query: tuple[str, dict[str, Any]]
+    db: Connection, kind: HitKind, ids: list[int], query: Query
 ) -> dict[int, dict[str, Any]]:
     """The rows of the hits shown, each with the headline of its text around the words."""
     if not ids:
         return {}
     table, title, text = SHOWN[kind]
     cut = f"left({text}, {SEARCH_CHARS})"
-    headline = f"ts_headline({configuration_of('language')}, {cut}, {query[0]}, :options)"
+    headline = f"ts_headline({configuration_of('language')}, {cut}, {query.sql()}, :options)"
     marks = ", ".join(f":id{n}" for n in range(len(ids)))
     found = rows(
         db,
         f"SELECT id, {title} AS title, {TIMESTAMP[kind]} AS timestamp, left({text}, 2000) "
         f"AS text, {headline} AS headline FROM {table} WHERE id IN ({marks})",
-        {**query[1], "options": HEADLINE, **{f"id{n}": i for n, i in enumerate(ids)}},
+        {**query.params(), "options": HEADLINE, **{f"id{n}": i for n, i in enumerate(ids)}},
     )
     return {int(r["id"]): r for r in found}
 
@@ -178,20 +273,20 @@ def _snippet(text: str, headline: str) -> str:
 
 def decisions(db: Connection, project_id: str, query: str, limit: int) -> list[tuple[int, float]]:
     """A project's decisions matching `query`, best first (decisions.search's question)."""
-    terms = query_terms(query)
+    question = Query.of(query_terms(query), short_stem)
     found = ranked(
-        db, "project_decisions", terms, stem_terms(terms), project_id=project_id,
-        weights=COLUMN_WEIGHTS, cap=shared.SCOPED_CAP, limit=limit,
+        db, "project_decisions", question, project_id=project_id, weights=COLUMN_WEIGHTS,
+        cap=shared.SCOPED_CAP, limit=limit,
     )  # fmt: skip
     return [(i, score) for i, _, score in found]
 
 
 def process_memory(db: Connection, query: str, limit: int) -> list[tuple[int, float]]:
     """Process-memory entries matching `query`, best first."""
-    terms = query_terms(query)
+    question = Query.of(query_terms(query), short_stem)
     found = ranked(
-        db, "process_memory", terms, stem_terms(terms), project_id=None,
-        weights=PROCESS_WEIGHTS, cap=shared.SCOPED_CAP, limit=limit,
+        db, "process_memory", question, project_id=None, weights=PROCESS_WEIGHTS,
+        cap=shared.SCOPED_CAP, limit=limit,
     )  # fmt: skip
     return [(i, score) for i, _, score in found]
 
