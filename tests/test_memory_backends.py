@@ -116,6 +116,15 @@ def test_a_newer_or_a_foreign_postgres_database_is_refused_untouched(
     assert pg(foreign, "SELECT to_regclass('conversations')") == [(None,)]
 
 
+def test_without_the_postgres_extra_a_server_url_says_how_to_install_it(monkeypatch, run_cli):
+    monkeypatch.setitem(sys.modules, "psycopg_pool", None)  # as if not installed
+    with pytest.raises(ConfigError, match=r"pip install 'design-agent\[postgres\]'"):
+        Memory.open("postgresql://design@db.example.com/design")
+    monkeypatch.setenv("DESIGN_AGENT_DATABASE_URL", "postgresql://design@db.example.com/d")
+    refused = run_cli("db", "status")
+    assert refused.exit_code == ExitCode.INVALID_CONFIG and "[postgres]" in refused.output
+
+
 def test_a_server_out_of_reach_is_said_in_one_line_with_its_own_exit_code(
     tmp_path, monkeypatch, run_cli
 ):

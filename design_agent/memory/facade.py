@@ -101,6 +101,7 @@ class Memory:
             self.path = self.url.path
             self.db = connect(self.path)
         else:
+            self.url.require_driver()
             from design_agent.memory.postgres.connection import PgConnection
 
             # Where the database is, for messages (recovery.py, faults.py): the URL, no password.

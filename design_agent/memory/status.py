@@ -35,6 +35,7 @@ def status(url: DatabaseUrl) -> DatabaseStatus:
     """What the database at `url` is and holds, read without changing it."""
     names = [t.name for t in TABLES]
     if url.path is None:
+        url.require_driver()
         from design_agent.memory.postgres.connection import inspect
 
         version, counts = inspect(url, names)
@@ -60,6 +61,7 @@ def migrate(url: DatabaseUrl) -> tuple[int, int]:
     """Bring the database at `url` (made if missing) to this design-agent's schema: the
     versions before and after."""
     if url.path is None:
+        url.require_driver()
         from design_agent.memory.postgres.connection import migrate_database
 
         return migrate_database(url)

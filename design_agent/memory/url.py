@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from design_agent.core.errors import UsageError
+from design_agent.core.errors import ConfigError, UsageError
 from design_agent.core.text import hide_password
 from design_agent.memory.connection import Dialect
 
@@ -59,6 +59,20 @@ class DatabaseUrl:
     @property
     def is_postgres(self) -> bool:
         return self.dialect == "postgresql"
+
+    def require_driver(self) -> None:
+        """ConfigError (exit 3, with the install command) when this is a PostgreSQL URL and
+        psycopg is not installed: it comes with the `postgres` extra only."""
+        if not self.is_postgres:
+            return
+        try:
+            import psycopg  # noqa: F401
+            import psycopg_pool  # noqa: F401
+        except ImportError as e:
+            raise ConfigError(
+                f"{self} is a PostgreSQL database and psycopg is not installed: "
+                "pip install 'design-agent[postgres]'"
+            ) from e
 
     def redacted(self) -> str:
         """The URL without a password (in the user part or as a parameter)."""
