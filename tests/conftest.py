@@ -10,9 +10,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from pg_fixtures import (  # the stores' fixtures: memory_target runs a test on each
+    cli_store,
+    memory_target,
+    postgres_admin,
+    postgres_cluster,
+    postgres_databases,
+    postgres_url,
+    stop_cluster,
+)
 
 from design_agent.core.cache import CACHE_ENV, cached
 from design_agent.core.paths import HomeLayout
+
+__all__ = [
+    "cli_store",
+    "memory_target",
+    "postgres_admin",
+    "postgres_cluster",
+    "postgres_databases",
+    "postgres_url",
+]
 
 if TYPE_CHECKING:  # imported by the fixtures: xdist's controller runs no test and needs none
     from click.testing import Result
@@ -51,6 +69,11 @@ def _rewrite_test_modules_once(config: pytest.Config) -> None:
                     rewrite._write_pyc(state, code, source_hash, pyc)
     except Exception:  # private API: a fresh run is only slower without it
         return
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run is over: stop the PostgreSQL cluster a worker may have started."""
+    stop_cluster(config)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

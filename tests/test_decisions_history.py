@@ -211,13 +211,13 @@ def test_the_listing_follows_the_branch_the_conversation_is_on(run_cli, offline)
     assert "unnamed (turn 6)" in table and "unnamed (turn 2)" in table
 
 
-def test_a_branch_without_decisions_says_where_they_are(run_cli, offline, home):
+def test_a_branch_without_decisions_says_where_they_are(run_cli, offline, cli_store):
     run_cli("projects", "create", "Checkout")
     run_cli("ask", "plan a usability test for the checkout")
     run_cli("ask", "write personas for our shoppers")
     run_cli("ask", "we decided the personas cover first-time buyers")
     run_cli("ask", "--from", "2", "plan an unmoderated remote test instead")
-    with Memory.open(home / "design-agent.db") as memory:
+    with Memory.open(cli_store) as memory:  # the home's file, or a team's PostgreSQL
         project = memory.find_project("Checkout")
         remote = memory.find_branch(project.id, 8)  # the exchange of a decision is 5-6
         memory.rename_branch(remote.id, "remote")
@@ -241,7 +241,7 @@ def test_a_branch_without_decisions_says_where_they_are(run_cli, offline, home):
 # -- the report --------------------------------------------------------------------------------
 
 
-def test_the_report_says_what_a_decision_replaced(run_cli):
+def test_the_report_says_what_a_decision_replaced(run_cli, cli_store):
     run_cli("projects", "create", "Harbour Routes")
     run_cli("decisions", "add", "Madrid goes first", "--why", "biggest market")
     run_cli("decisions", "edit", "1", "--decision", "Valencia goes first", "--why", "partners")
@@ -297,7 +297,7 @@ def test_the_web_page_edits_and_retires_decisions_with_the_same_rules(server):
 # -- storage -----------------------------------------------------------------------------------
 
 
-def test_export_and_import_carry_the_history_of_each_decision(tmp_path):
+def test_export_and_import_carry_the_history_of_each_decision(tmp_path, memory_target):
     with Memory.open(tmp_path / "laptop.db") as laptop:
         project = laptop.create_project("Harbour Routes")
         asked = laptop.add_turn(project.id, "user", "plan the launch")
@@ -316,7 +316,7 @@ def test_export_and_import_carry_the_history_of_each_decision(tmp_path):
         ("current", 1, None),
     ]
 
-    with Memory.open(tmp_path / "desktop.db") as desktop:
+    with Memory.open(memory_target) as desktop:
         desktop.create_project("Shift the ids")
         desktop.add_decision(desktop.find_project("shift the ids").id, "a first decision")
         restored = desktop.import_project(tmp_path / "backup.json")
@@ -329,7 +329,7 @@ def test_export_and_import_carry_the_history_of_each_decision(tmp_path):
         assert desktop.earlier_decision_versions(current[0].id)[0].decision == "Madrid goes first"
 
 
-def test_an_export_from_before_the_history_still_imports(tmp_path):
+def test_an_export_from_before_the_history_still_imports(tmp_path, memory_target):
     with Memory.open(tmp_path / "old.db") as old:
         project = old.create_project("Harbour Routes")
         old.add_decision(project.id, "Madrid goes first", "big")
@@ -340,7 +340,7 @@ def test_an_export_from_before_the_history_still_imports(tmp_path):
             del decision[key]
     path = tmp_path / "v2.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    with Memory.open(tmp_path / "new.db") as new:
+    with Memory.open(memory_target) as new:
         restored = new.import_project(path)
         [decision] = new.list_decisions(restored.id)
         assert (decision.decision, decision.status) == ("Madrid goes first", "current")

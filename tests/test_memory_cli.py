@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from design_agent.core.errors import ExitCode
+
+
+@pytest.fixture(autouse=True)
+def database(cli_store: Path | str) -> Path | str:
+    """Every test here runs on the home's SQLite file and on a team's PostgreSQL."""
+    return cli_store
 
 
 def as_json(result) -> object:
@@ -60,11 +68,11 @@ def test_a_project_from_creation_to_backup(run_cli, tmp_path: Path):
     assert deleted["deleted"] is True and deleted["turns"] == 0
 
 
-def test_history_shows_the_latest_turns(run_cli, home: Path):
+def test_history_shows_the_latest_turns(run_cli, database: Path | str):
     from design_agent.memory import Memory
 
     run_cli("projects", "create", "Checkout")
-    with Memory.open(home / "design-agent.db") as memory:
+    with Memory.open(database) as memory:
         project = memory.find_project("checkout")
         for n in range(5):
             memory.add_turn(project.id, "user" if n % 2 == 0 else "agent", f"message [{n}]")

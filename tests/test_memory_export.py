@@ -40,7 +40,7 @@ def comparable(document: dict) -> dict:
     return {key: value for key, value in document.items() if key != "exported_at"}
 
 
-def test_export_then_import_elsewhere_gives_the_same_project(tmp_path):
+def test_export_then_import_elsewhere_gives_the_same_project(tmp_path, memory_target):
     with Memory.open(tmp_path / "laptop.db") as laptop:
         project_id = populated(laptop, tmp_path)
         exported = laptop.export_project(project_id, tmp_path / "backup.json")
@@ -50,7 +50,7 @@ def test_export_then_import_elsewhere_gives_the_same_project(tmp_path):
     assert document["format"] == "design-agent.project" and len(document["turns"]) == 3
     assert document["turns"][1]["parent"] == 1 and document["decisions"][0]["turn"] == 2
 
-    with Memory.open(tmp_path / "desktop.db") as desktop:
+    with Memory.open(memory_target) as desktop:  # a laptop's project, onto either store
         desktop.create_project("Something else")
         desktop.add_turn(desktop.find_project("something else").id, "user", "shift the ids")
         restored = desktop.import_project(backup)
@@ -61,8 +61,8 @@ def test_export_then_import_elsewhere_gives_the_same_project(tmp_path):
         assert desktop.search_decisions(restored.id, "why moderated")[0].item.conversation_id
 
 
-def test_import_over_an_existing_project_needs_another_name(tmp_path):
-    with Memory.open(tmp_path / "design-agent.db") as memory:
+def test_import_over_an_existing_project_needs_another_name(tmp_path, memory_target):
+    with Memory.open(memory_target) as memory:
         project_id = populated(memory, tmp_path)
         exported = memory.export_project(project_id)
         with pytest.raises(UsageError, match="--name"):

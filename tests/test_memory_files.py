@@ -27,8 +27,8 @@ def make_pdf(lines: list[str]) -> bytes:
 
 
 @pytest.fixture
-def memory(tmp_path: Path):
-    with Memory.open(tmp_path / "design-agent.db") as opened:
+def memory(memory_target: Path | str):
+    with Memory.open(memory_target) as opened:
         yield opened
 
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pg_fixtures import BACKENDS, store
 
 from design_agent.memory import Memory
 from design_agent.memory.text import match_expression, query_terms
 
 
-@pytest.fixture(scope="module")
-def memory(tmp_path_factory: pytest.TempPathFactory):
-    path = tmp_path_factory.mktemp("search") / "design-agent.db"
-    with Memory.open(path) as opened:
+@pytest.fixture(scope="module", params=BACKENDS)
+def memory(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    with (
+        store(request, request.param, tmp_path_factory.mktemp("search")) as target,
+        Memory.open(target) as opened,
+    ):
         checkout = opened.create_project("Mobile Checkout").id
         research = opened.create_project("Investigación de usuarios").id
         asked = opened.add_turn(checkout, "user", "Which test method fits the payment step?")

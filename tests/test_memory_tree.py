@@ -5,7 +5,6 @@ leave nothing half-written, and exports that carry the tree."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pg_fixtures import BACKENDS, store
 from test_memory_durability import build_version_1
 
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import Memory, ProjectState, Proposal, StateDecision
+from design_agent.memory.connection import INTEGRITY_ERRORS
 from design_agent.memory.db import connect
 from design_agent.memory.export import FORMAT_VERSION
 from design_agent.memory.schema import LATEST_VERSION
@@ -26,8 +27,8 @@ NOW = "2025-03-01T10:00:00.000000+00:00"
 
 
 @pytest.fixture
-def memory(tmp_path: Path) -> Iterator[Memory]:
-    with Memory.open(tmp_path / "design-agent.db") as opened:
+def memory(memory_target: Path | str) -> Iterator[Memory]:
+    with Memory.open(memory_target) as opened:
         yield opened
 
 
@@ -84,7 +85,7 @@ def test_a_current_release_database_becomes_one_chain_per_project(tmp_path):
     path = tmp_path / "design-agent.db"
     build_version_4(path)
     with Memory.open(path) as memory:
-        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 7
+        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 8
         for project_id in ("checkout", "onboarding"):
             turns = memory.recent_turns(project_id, 100)
             assert [t.parent_id for t in turns] == [None, *ids(turns)[:-1]]
@@ -419,10 +420,17 @@ def crash(memory: Memory, project_id: str, parent: Any, model: Model, where: int
     assert memory.search("Zq8Crash", project_id).total == 0
 
 
+def stored(memory: Memory, state: ProjectState) -> ProjectState:
+    """`state` as the store keeps it: PostgreSQL's text holds no NUL (U+FFFD instead)."""
+    if memory.backend == "sqlite":
+        return state
+    return ProjectState.model_validate_json(state.model_dump_json().replace("\\u0000", "\ufffd"))
+
+
 def check(memory: Memory, project_id: str, model: Model) -> None:
     tips = {b.tip_id for b in memory.branches(project_id)}
     for node in model.parent:
-        assert memory.state_at(node) == model.state(node)
+        assert memory.state_at(node) == stored(memory, model.state(node))
         path = model.path(node)
         assert ids(memory.path_to(node)) == path  # never a node off the way to the root
         expected = {d.id for d in memory.list_decisions(project_id) if d.node_id in {*path, None}}
@@ -431,9 +439,14 @@ def check(memory: Memory, project_id: str, model: Model) -> None:
             assert node in tips  # every leaf is the tip of a branch
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    with Memory.open(tmp_path_factory.mktemp("tree") / "design-agent.db") as opened:
+@pytest.fixture(scope="module", params=BACKENDS)
+def shared(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Memory]:
+    with (
+        store(request, request.param, tmp_path_factory.mktemp("tree")) as target,
+        Memory.open(target) as opened,
+    ):
         yield opened
 
 
@@ -454,7 +467,7 @@ def test_state_at_every_node_equals_a_replay_from_the_root(shared, steps):
 # -- Export and import ----------------------------------------------------------------------
 
 
-def test_export_and_import_carry_the_tree(tmp_path):
+def test_export_and_import_carry_the_tree(tmp_path, memory_target):
     with Memory.open(tmp_path / "laptop.db") as laptop:
         c = conversation(laptop)
         project_id = c["project"].id
@@ -467,7 +480,7 @@ def test_export_and_import_carry_the_tree(tmp_path):
     assert exported.version == FORMAT_VERSION == 3
     assert [b.name for b in exported.branches] == [None, "Unmoderated"]
     assert [d.node for d in exported.decisions] == [2, 4]
-    with Memory.open(tmp_path / "desktop.db") as desktop:
+    with Memory.open(memory_target) as desktop:  # the same on a team's PostgreSQL
         desktop.add_turn(desktop.create_project("First").id, "user", "shift every id")
         restored = desktop.import_project(tmp_path / "backup.json")
         again = desktop.export_project(restored.id)
@@ -548,6 +561,6 @@ def test_an_inconsistent_tree_in_an_export_is_refused(memory, tmp_path, change, 
 
 def test_sqlite_keeps_foreign_keys_of_the_tree(memory):
     c = conversation(memory)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         memory.db.execute("INSERT INTO state_snapshots VALUES (9999, 'keyframe', 0, '{}')")
     assert c["fork"].tip_number == 1  # as it was made: at the question

@@ -43,6 +43,11 @@ LAZY = (
     "mcp_types",
     "design_agent.mcp",
     "yaml",  # by the first YAML file read (yamlfile.py): none when the catalogue is cached
+    # A team's PostgreSQL only (memory/postgres/): never on the SQLite path.
+    "psycopg",
+    "psycopg_pool",
+    "design_agent.memory.postgres",
+    "design_agent.memory.copy",
 )
 
 # A turn reads its home's words (the lexicon, and the intent patterns made from it) from

@@ -57,7 +57,7 @@ def tree(home: Path) -> dict:
     return json.loads(result.stdout)
 
 
-def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home):
+def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home, cli_store):
     atlas(home)
     said = shell(
         home,
@@ -126,7 +126,7 @@ def test_goto_an_unknown_turn_or_branch_says_so(home):
     assert "nowhere" in said and "Now at turn" not in said
 
 
-def test_each_answer_stores_the_project_state_on_its_own_path(home):
+def test_each_answer_stores_the_project_state_on_its_own_path(home, cli_store):
     atlas(home)
     run(home, "config", "set", "keyframe_every", "2")
     shell(
@@ -138,7 +138,7 @@ def test_each_answer_stores_the_project_state_on_its_own_path(home):
         "/goto 2",
         "plan an unmoderated remote test instead",
     )
-    with Memory.open(home / "design-agent.db") as memory:
+    with Memory.open(cli_store) as memory:  # the home's file, or a team's PostgreSQL
         project = memory.find_project("Atlas")
         ends = {t.task_id: t.id for t in memory.recent_turns(project.id, 10) if t.role == "agent"}
         diary = memory.state_at(ends["diary_study"])

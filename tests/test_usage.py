@@ -27,6 +27,7 @@ from design_agent.core.settings import set_setting
 from design_agent.knowledge.registry import Catalogue
 from design_agent.memory import Memory
 from design_agent.memory.db import connect
+from design_agent.memory.schema import LATEST_VERSION
 from design_agent.memory.usage import UsageQuery, usage_report
 
 JOURNEY = "I need a journey map for first-time buyers"
@@ -280,7 +281,7 @@ def test_a_version_5_database_keeps_its_answers_as_not_reported(tmp_path: Path):
     )
     old.close()
     with Memory.open(path) as memory:
-        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == 7
+        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
         report = usage_report(memory.db, UsageQuery(by="model"))
     row = report.rows[0]
     assert (row.group, row.turns, row.cost_usd, row.cost_reported) == ("sonnet", 1, 0.25, 1)

@@ -16,8 +16,7 @@ from design_agent.core.messages import say
 from design_agent.memory.usage import UsageQuery, UsageReport, UsageRow, month_start, usage_report
 
 if TYPE_CHECKING:
-    import sqlite3
-
+    from design_agent.memory.connection import Connection
     from design_agent.providers.doctor import Diagnosis
 
 HEADERS = (
@@ -118,7 +117,7 @@ def doctor_line(row: UsageRow | None, language: str = "en") -> str:
 
 
 def with_usage(
-    diagnosis: Diagnosis, db: sqlite3.Connection | None, now: datetime | None = None
+    diagnosis: Diagnosis, db: Connection | None, now: datetime | None = None
 ) -> Diagnosis:
     """The diagnosis with its provider's usage this calendar month (UTC), every project
     (`db` None: there is no database yet, so no answers)."""

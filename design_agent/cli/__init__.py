@@ -35,6 +35,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.config:config",
         "Show and change settings (stored in settings.yaml in the home).",
     ),
+    "db": (
+        "design_agent.cli.database:db",
+        "The memory's database: status, migrate, and copy a home between SQLite and PostgreSQL.",
+    ),
     "decisions": (
         "design_agent.cli.decisions:decisions",
         "Record the project's decisions with their rationale, and list or search them.",

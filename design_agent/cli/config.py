@@ -14,7 +14,8 @@ def config() -> None:
 
     Precedence: command-line flag > environment (DESIGN_AGENT_PROVIDER,
     DESIGN_AGENT_LANGUAGE, DESIGN_AGENT_TIER, DESIGN_AGENT_VERBOSITY,
-    DESIGN_AGENT_MODEL, DESIGN_AGENT_<NAME>_BIN) > settings.yaml > defaults.
+    DESIGN_AGENT_MODEL, DESIGN_AGENT_<NAME>_BIN, DESIGN_AGENT_DATABASE_URL) >
+    settings.yaml > defaults.
 
     \b
     Examples:
@@ -60,7 +61,8 @@ def config_set(ctx: click.Context, key: str, value: str) -> None:
     verbosity (brief|normal|detailed), bins.NAME (path of a provider binary),
     providers.fallback (e.g. claude,gemini,offline: who answers when one cannot),
     budget.monthly_usd (each project's monthly spend on providers that report cost;
-    "none" removes it).
+    "none" removes it), database.url (the memory's database: sqlite:///PATH or
+    postgresql://USER@HOST/DB; "none": the home's file).
 
     \b
     Examples:

@@ -5,6 +5,7 @@ Everything is loaded on first use, so a command pays only for what it touches.
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from design_agent.core.settings import EffectiveSettings
     from design_agent.knowledge.registry import Catalogue
     from design_agent.memory import Memory
+    from design_agent.memory.url import DatabaseUrl
     from design_agent.turn.session import Services
 
 
@@ -82,11 +84,30 @@ class AppContext:
         return "es" if said == "es" else "en"
 
     @cached_property
+    def database(self) -> DatabaseUrl:
+        """The memory's database: DESIGN_AGENT_DATABASE_URL, else the `database.url` setting,
+        else the home's own file. The settings are loaded only when something names a
+        database (`projects list` and `history` never load them otherwise)."""
+        from design_agent.memory.url import ENV, DatabaseUrl
+
+        home = self.verified_home
+        if "settings" in self.__dict__ or os.environ.get(ENV) or _mentions_database(home):
+            url = self.settings.values.database.url
+            if url:
+                return DatabaseUrl.parse(url)
+        return DatabaseUrl.parse(home.database_file)
+
+    @property
+    def has_database(self) -> bool:
+        """Whether there is a database to read (a server's, or the home's file made)."""
+        return self.database.is_postgres or self.home.database_file.exists()
+
+    @cached_property
     def memory(self) -> Memory:
-        """The memory database in the home, opened (created, migrated) on first use."""
+        """The memory database, opened (created, migrated) on first use."""
         from design_agent.memory import Memory
 
-        memory = Memory.open(self.verified_home.database_file)
+        memory = Memory.open(self.database)
         startup.ready()
         if self.recover_on_open and self.home.recovery_dir.is_dir():
             self._recover(memory)
@@ -127,3 +148,11 @@ class AppContext:
         """Close the database if this invocation opened it (merges its search indexes)."""
         if "memory" in self.__dict__:
             self.memory.close()
+
+
+def _mentions_database(home: HomeLayout) -> bool:
+    """Whether settings.yaml may set `database` (a peek at its bytes, not a YAML parse)."""
+    try:
+        return b"database" in home.settings_file.read_bytes()
+    except OSError:
+        return False

@@ -137,7 +137,7 @@ def providers_doctor(ctx: click.Context, name: str | None, timeout: float, as_js
     results = []
     # Probes run side by side; verdicts print in order as soon as each is known.
     # Usage is read only from a database that exists: doctor never creates one.
-    usage_db = app.memory.db if app.home.database_file.exists() else None
+    usage_db = app.memory.db if app.has_database else None
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
         named = name is not None
         diagnoses = pool.map(

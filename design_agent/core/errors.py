@@ -22,6 +22,7 @@ class ExitCode(IntEnum):
     NOT_FOUND = 6
     OVER_BUDGET = 7  # the project's monthly budget is spent: `ask` ran nothing (budget.py)
     DISK_FULL = 8  # a write failed for want of space: nothing half-written (memory/faults.py)
+    DATABASE_UNAVAILABLE = 9  # the database server could not be reached: try again later
     # Stopped by a signal: 128 + its number, as shells report it. The turn is
     # cancelled the same way for each (partial answer saved as cancelled).
     HANGUP = 129  # SIGHUP: the terminal was closed

@@ -12,11 +12,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    field_validator,
+)
 
 from design_agent.core.errors import ConfigError, UsageError
 from design_agent.core.fsutil import write_private_text
 from design_agent.core.paths import HomeLayout
+from design_agent.core.text import hide_password
 
 ENV_PREFIX = "DESIGN_AGENT_"
 Source = Literal["flag", "env", "file", "default"]
@@ -62,6 +70,39 @@ class BudgetSetting(BaseModel):
         return f"monthly_usd={self.monthly_usd:g}" if self.monthly_usd else "monthly_usd=-"
 
 
+DATABASE_ENV = ENV_PREFIX + "DATABASE_URL"
+DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
+
+
+class DatabaseSetting(BaseModel):
+    """`database.*`: where the memory lives (design_agent/memory/url.py). None: the home's
+    own SQLite file; a team's server is postgresql://USER@HOST/DATABASE. Shown without its
+    password, always."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str | None = Field(
+        default=None,
+        description="sqlite:///PATH or postgresql://USER@HOST/DB (none: the home's file)",
+    )
+
+    @field_validator("url")
+    @classmethod
+    def _known(cls, url: str | None) -> str | None:
+        if url is None or not url.strip():
+            return None
+        if not url.strip().lower().startswith(DATABASE_SCHEMES):
+            raise ValueError("give sqlite:///PATH or postgresql://USER@HOST/DATABASE")
+        return url.strip()
+
+    @field_serializer("url")
+    def _shown(self, url: str | None) -> str | None:
+        return None if url is None else hide_password(url)
+
+    def __str__(self) -> str:
+        return f"url={hide_password(self.url)}" if self.url else "url=- (the home's file)"
+
+
 class Settings(BaseModel):
     """The settings file (`settings.yaml` in the home); every key is optional there."""
 
@@ -91,6 +132,10 @@ class Settings(BaseModel):
     budget: BudgetSetting = Field(
         default_factory=BudgetSetting,
         description="budget.monthly_usd: each project's monthly cost budget (USD); none: off",
+    )
+    database: DatabaseSetting = Field(
+        default_factory=DatabaseSetting,
+        description="database.url: the memory's database (env DESIGN_AGENT_DATABASE_URL)",
     )
     keyframe_every: int = Field(
         50,
@@ -169,8 +214,10 @@ def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, An
     environ = dict(os.environ if environ is None else environ)
     values: dict[str, Any] = {}
     for key in SETTING_KEYS:
-        if key != "bins" and environ.get(ENV_PREFIX + key.upper()):
+        if key not in ("bins", "database") and environ.get(ENV_PREFIX + key.upper()):
             values[key] = environ[ENV_PREFIX + key.upper()]
+    if environ.get(DATABASE_ENV):
+        values["database"] = {"url": environ[DATABASE_ENV]}
     bins = {
         name[len(ENV_PREFIX) : -len("_BIN")].lower(): value
         for name, value in environ.items()
@@ -206,7 +253,8 @@ def load_settings(
     except ValidationError as e:
         err = e.errors()[0]
         key = str(err["loc"][0])
-        origin = {"env": f"environment variable {ENV_PREFIX}{key.upper()}", "flag": "option"}
+        variable = DATABASE_ENV if key == "database" else f"{ENV_PREFIX}{key.upper()}"
+        origin = {"env": f"environment variable {variable}", "flag": "option"}
         where = origin.get(sources.get(key, "default"), str(home.settings_file))
         raise ConfigError(f"{where}: {_describe(err)}") from e
     return EffectiveSettings(values=settings, sources=sources)
@@ -226,6 +274,10 @@ def set_setting(home: HomeLayout, key: str, value: str) -> Any:
         data["providers"] = {**data.get("providers", {}), **_provider_choice(sub, value)}
     elif top == "budget":
         data["budget"] = {**data.get("budget", {}), **_budget(sub, value)}
+    elif top == "database":
+        if sub != "url":
+            raise UsageError("set the database as database.url, e.g. postgresql://me@host/design")
+        data["database"] = {"url": None if value.lower() in {"", "none", "null"} else value}
     elif sub:
         raise UsageError(f"setting '{top}' has no sub-keys")
     else:

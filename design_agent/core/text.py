@@ -1,8 +1,9 @@
 """Text basics every layer shares: folding (case and accents) and words for comparing what
 a person typed with what design-agent knows, token estimates for prompt budgets, text
-that is always valid Unicode, text safe for a terminal or a log, and the bounded part of
-a message that is read. Which words mean what, per language, is data: the lexicon
-(design_agent/lexicon/<language>/*.yaml, read by core/lexicon.py and understanding/)."""
+that is always valid Unicode, text safe for a terminal or a log, the bounded part of a
+message that is read, and a database URL without its password. Which words mean what,
+per language, is data: the lexicon (design_agent/lexicon/<language>/*.yaml, read by
+core/lexicon.py and understanding/)."""
 
 from __future__ import annotations
 
@@ -148,3 +149,12 @@ def normalize(text: str) -> str:
 
 def split_words(normalized: str) -> list[str]:
     return normalized.split()
+
+
+_PASSWORD = re.compile(r"(?P<user>://[^:/@?#]*):[^@/?#]*@|(?P<sep>[?&])password=[^&#]*&?")
+
+
+def hide_password(url: str) -> str:
+    """A database URL as it may be shown: without its password (in the user part, or as a
+    `password=` parameter)."""
+    return _PASSWORD.sub(lambda m: f"{m['user']}@" if m["user"] else m["sep"], url).rstrip("?&")

@@ -43,7 +43,8 @@ def mcp(ctx: click.Context) -> None:
     from design_agent.core import startup
     from design_agent.mcp.stdio import serve_stdio
 
-    home = app_of(ctx).verified_home
+    app = app_of(ctx)
+    home, database = app.verified_home, app.database
     if sys.stdin.isatty():  # a person, not an agent: say what this is, on stderr
         click.echo(
             "design-agent mcp serves the Model Context Protocol on this terminal's input and "
@@ -52,7 +53,7 @@ def mcp(ctx: click.Context) -> None:
             err=True,
         )
     startup.ready()  # serving is the work: the collector back on
-    serve_stdio(home)
+    serve_stdio(home, database)
 
 
 @mcp.command("install")

@@ -11,16 +11,17 @@ import anyio
 
 from design_agent.core.paths import HomeLayout
 from design_agent.mcp.access import Caller
+from design_agent.memory.url import DatabaseUrl
 from design_agent.turn.session import SharedServices
 
 
-def serve_stdio(home: HomeLayout) -> None:
-    """Serve until the client closes standard input."""
+def serve_stdio(home: HomeLayout, database: DatabaseUrl | None = None) -> None:
+    """Serve until the client closes standard input, on `database` (None: the home's file)."""
     from mcp.server.stdio import stdio_server
 
     from design_agent.mcp.server import build_server
 
-    server = build_server(SharedServices(home), Caller("stdio"))
+    server = build_server(SharedServices(home, database), Caller("stdio"))
 
     async def serve() -> None:
         async with stdio_server() as (read, write):

@@ -1,6 +1,7 @@
 """design-agent's memory: projects, conversations (a tree of turns, with the project state
-at each node), files, decisions and agent memory in one SQLite file with full-text search.
-Use the `Memory` facade."""
+at each node), files, decisions and agent memory, with full-text search, in one database:
+the home's SQLite file, or a team's PostgreSQL (memory/postgres/, loaded only then). Use
+the `Memory` facade; it is the same on both."""
 
 from __future__ import annotations
 

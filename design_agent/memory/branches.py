@@ -16,11 +16,11 @@ the name, like a project's). A name cannot be a number: numbers name turns.
 
 from __future__ import annotations
 
-import sqlite3
-
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.core.numbers import TURN_HINT, bounded, turn_number
-from design_agent.memory.db import one, rows, scalar, transaction
+from design_agent.memory import projects
+from design_agent.memory.connection import Connection
+from design_agent.memory.db import inserted_id, one, rows, scalar, transaction
 from design_agent.memory.models import Branch
 from design_agent.memory.text import slugify
 
@@ -30,7 +30,7 @@ SELECT = """SELECT b.id, b.project_id, b.name, b.tip_id, b.created_at,
     AS tip_number FROM branches b"""
 
 
-def get(db: sqlite3.Connection, branch_id: int) -> Branch:
+def get(db: Connection, branch_id: int) -> Branch:
     """One branch by id; NotFoundError."""
     row = one(db, f"{SELECT} WHERE b.id = ?", [branch_id])
     if row is None:
@@ -38,28 +38,31 @@ def get(db: sqlite3.Connection, branch_id: int) -> Branch:
     return Branch.model_validate(row)
 
 
-def listing(db: sqlite3.Connection, project_id: str) -> list[Branch]:
+def listing(db: Connection, project_id: str) -> list[Branch]:
     """A project's branches, oldest first."""
     found = rows(db, f"{SELECT} WHERE b.project_id = ? ORDER BY b.id", [project_id])
     return [Branch.model_validate(r) for r in found]
 
 
-def fork(db: sqlite3.Connection, node_id: int, name: str | None, now: str) -> Branch:
+def fork(db: Connection, node_id: int, name: str | None, now: str) -> Branch:
     """A new branch from the turn `node_id`: the next turn saved as its child continues it."""
     with transaction(db):
         project_id = _project_of(db, node_id)
+        projects.lock(db, project_id)
         name, key = _named(db, project_id, name)
-        cursor = db.execute(
+        branch_id = inserted_id(
+            db,
             "INSERT INTO branches (project_id, name, name_key, tip_id, created_at) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?) RETURNING id",
             [project_id, name, key, node_id, now],
         )
-    return get(db, int(cursor.lastrowid or 0))
+    return get(db, branch_id)
 
 
-def rename(db: sqlite3.Connection, branch_id: int, name: str | None) -> Branch:
+def rename(db: Connection, branch_id: int, name: str | None) -> Branch:
     """Give a branch a name, another name, or none (`name` None or blank)."""
     with transaction(db):
+        projects.lock(db, get(db, branch_id).project_id)
         branch = get(db, branch_id)
         name, key = _named(db, branch.project_id, name, branch_id)
         db.execute(
@@ -69,7 +72,7 @@ def rename(db: sqlite3.Connection, branch_id: int, name: str | None) -> Branch:
 
 
 def _named(
-    db: sqlite3.Connection, project_id: str, name: str | None, branch_id: int = 0
+    db: Connection, project_id: str, name: str | None, branch_id: int = 0
 ) -> tuple[str | None, str | None]:
     """The clean name and its lookup key; UsageError if it is unusable or taken."""
     clean = " ".join((name or "").split())
@@ -91,7 +94,7 @@ def _named(
     return clean, key
 
 
-def find(db: sqlite3.Connection, project_id: str, name_or_turn: str | int) -> Branch:
+def find(db: Connection, project_id: str, name_or_turn: str | int) -> Branch:
     """The branch with this name; or, given a turn number, the oldest branch through that
     turn (the line it was first written on). NotFoundError naming the branches there are."""
     if isinstance(name_or_turn, str) and slugify(name_or_turn):
@@ -108,13 +111,13 @@ def find(db: sqlite3.Connection, project_id: str, name_or_turn: str | int) -> Br
     return get(db, _oldest_through(db, node_at(db, project_id, number)))
 
 
-def _oldest_through(db: sqlite3.Connection, node_id: int) -> int:
+def _oldest_through(db: Connection, node_id: int) -> int:
     # Every leaf is a tip, so some branch ends at the turn or below it.
     return int(
         scalar(
             db,
             """WITH RECURSIVE below(id) AS (
-                SELECT ? UNION ALL
+                SELECT CAST(? AS BIGINT) UNION ALL
                 SELECT c.id FROM conversations c JOIN below ON c.parent_id = below.id)
             SELECT min(b.id) FROM branches b JOIN below ON b.tip_id = below.id""",
             [node_id],
@@ -122,13 +125,13 @@ def _oldest_through(db: sqlite3.Connection, node_id: int) -> int:
     )
 
 
-def _unknown(db: sqlite3.Connection, project_id: str, text: str) -> str:
+def _unknown(db: Connection, project_id: str, text: str) -> str:
     names = [b.name for b in listing(db, project_id) if b.name]
     known = f"; its branches: {', '.join(names)}" if names else "; it has no named branches"
     return f"no branch named '{text}' in this project{known} (or give a turn number)"
 
 
-def node_at(db: sqlite3.Connection, project_id: str, number: int) -> int:
+def node_at(db: Connection, project_id: str, number: int) -> int:
     """The id of the turn with this number in the project (1 = its first); NotFoundError."""
     found = None
     if bounded(number, "turn", TURN_HINT) >= 1:
@@ -144,7 +147,7 @@ def node_at(db: sqlite3.Connection, project_id: str, number: int) -> int:
 
 
 def parent_for(
-    db: sqlite3.Connection, project_id: str, parent_id: int | None, branch_id: int | None
+    db: Connection, project_id: str, parent_id: int | None, branch_id: int | None
 ) -> int | None:
     """The parent a new turn gets: the one given; else the tip of the branch given; else the
     project's latest turn (a line, as before the tree); None for a project's first turn."""
@@ -159,7 +162,7 @@ def parent_for(
 
 
 def advance(
-    db: sqlite3.Connection,
+    db: Connection,
     project_id: str,
     parent_id: int | None,
     node_id: int,
@@ -174,13 +177,14 @@ def advance(
                 f"branch {branch.name or branch.id} ends at turn {branch.tip_number}; "
                 "a turn on it must follow that one"
             )
-    elif parent_id is not None:
-        found = scalar(
-            db,
-            "SELECT max(id) FROM branches WHERE tip_id = ? AND project_id = ?",
-            [parent_id, project_id],
+    elif parent_id is not None:  # the newest branch ending at the parent, in one statement
+        moved = db.execute(
+            "UPDATE branches SET tip_id = ? WHERE id = (SELECT max(id) FROM branches "
+            "WHERE tip_id = ? AND project_id = ?)",
+            [node_id, parent_id, project_id],
         )
-        branch_id = None if found is None else int(found)
+        if moved.rowcount:
+            return
     if branch_id is None:
         db.execute(
             "INSERT INTO branches (project_id, tip_id, created_at) VALUES (?, ?, ?)",
@@ -190,14 +194,14 @@ def advance(
         db.execute("UPDATE branches SET tip_id = ? WHERE id = ?", [node_id, branch_id])
 
 
-def _branch_of(db: sqlite3.Connection, project_id: str, branch_id: int) -> Branch:
+def _branch_of(db: Connection, project_id: str, branch_id: int) -> Branch:
     branch = get(db, branch_id)
     if branch.project_id != project_id:
         raise UsageError(f"branch {branch_id} is not a branch of project '{project_id}'")
     return branch
 
 
-def _project_of(db: sqlite3.Connection, node_id: int) -> str:
+def _project_of(db: Connection, node_id: int) -> str:
     value = scalar(db, "SELECT project_id FROM conversations WHERE id = ?", [node_id])
     if value is None:
         raise NotFoundError(f"no turn {node_id}")
@@ -205,7 +209,7 @@ def _project_of(db: sqlite3.Connection, node_id: int) -> str:
 
 
 def restore(
-    db: sqlite3.Connection, project_id: str, name: str | None, tip_id: int, created_at: str
+    db: Connection, project_id: str, name: str | None, tip_id: int, created_at: str
 ) -> None:
     """Recreate an exported branch (import), its name checked like a new one's."""
     name, key = _named(db, project_id, name)
@@ -216,7 +220,7 @@ def restore(
     )
 
 
-def from_leaves(db: sqlite3.Connection, project_id: str) -> None:
+def from_leaves(db: Connection, project_id: str) -> None:
     """An unnamed branch at every leaf of a project (what migration 5 does to old ones)."""
     db.execute(
         """INSERT INTO branches (project_id, tip_id, created_at)

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from design_agent.core.errors import UsageError
 from design_agent.memory import conversations, decisions, files, metadata, projects, tree
+from design_agent.memory.connection import Connection
 from design_agent.memory.db import snapshot
 from design_agent.memory.models import ProjectContext
 
 
 def load(
-    db: sqlite3.Connection,
+    db: Connection,
     project_id: str,
     turns: int = 10,
     decision_count: int = 10,

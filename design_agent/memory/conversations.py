@@ -10,13 +10,14 @@ not at all. Turns form a tree (see tree.py): each has a parent but the first.
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import branches, projects
+from design_agent.memory.connection import Connection
 from design_agent.memory.db import one, rows, transaction
 from design_agent.memory.models import ROLES, TURN_STATUSES, Turn
+from design_agent.memory.text import guess_language
 
 COLUMNS = (
     "id, project_id, timestamp, role, message, task_id, agent_id, provider, model, "
@@ -33,6 +34,7 @@ UPDATABLE = (
     "tokens",
     "cost",
     "validation",
+    "language",  # "en", "es" or "": told from the message when not given (schema.py, v8)
 )
 INSERTABLE = ("role", "parent_id", *UPDATABLE)
 
@@ -55,11 +57,15 @@ def _check(fields: dict[str, Any]) -> dict[str, Any]:
         raise UsageError(f"a turn's status is one of {', '.join(TURN_STATUSES)}")
     if fields.get("validation") is not None:
         fields = {**fields, "validation": json.dumps(fields["validation"], ensure_ascii=False)}
+    if "message" in fields and fields.get("language") is None:
+        fields = {**fields, "language": guess_language(fields["message"])}
+    elif "language" in fields and fields["language"] is None:
+        fields = {key: value for key, value in fields.items() if key != "language"}
     return fields
 
 
 def add(
-    db: sqlite3.Connection,
+    db: Connection,
     project_id: str,
     fields: dict[str, Any],
     now: str,
@@ -71,22 +77,22 @@ def add(
     turn; a branch moves to it in the same transaction (see branches.py)."""
     fields = _check({"status": "complete", **fields})
     with transaction(db):
-        projects.get(db, project_id)
+        projects.lock(db, project_id, touch=now)  # one writer per project (PostgreSQL)
         parent = branches.parent_for(db, project_id, fields.get("parent_id"), branch_id)
         fields["parent_id"] = parent
         names = ["project_id", "timestamp", *fields]
-        cursor = db.execute(
+        row = one(
+            db,
             f"INSERT INTO conversations ({', '.join(names)}) "
-            f"VALUES ({', '.join('?' * len(names))})",
+            f"VALUES ({', '.join('?' * len(names))}) RETURNING {COLUMNS}",
             [project_id, now, *fields.values()],
         )
-        turn_id = int(cursor.lastrowid or 0)
-        branches.advance(db, project_id, parent, turn_id, branch_id, now)
-        projects.touch(db, project_id, now)
-    return get(db, turn_id)
+        assert row is not None
+        branches.advance(db, project_id, parent, int(row["id"]), branch_id, now)
+    return to_turn(row)
 
 
-def update(db: sqlite3.Connection, turn_id: int, changes: dict[str, Any]) -> Turn:
+def update(db: Connection, turn_id: int, changes: dict[str, Any]) -> Turn:
     """Change some columns of a saved turn (e.g. the final text and status of an answer)."""
     fixed = set(changes) - set(UPDATABLE)
     if fixed:
@@ -94,7 +100,7 @@ def update(db: sqlite3.Connection, turn_id: int, changes: dict[str, Any]) -> Tur
     changes = _check(changes)
     if changes:
         with transaction(db):
-            get(db, turn_id)
+            projects.lock(db, get(db, turn_id).project_id)
             assignments = ", ".join(f"{name} = ?" for name in changes)
             db.execute(
                 f"UPDATE conversations SET {assignments} WHERE id = ?", [*changes.values(), turn_id]
@@ -102,7 +108,7 @@ def update(db: sqlite3.Connection, turn_id: int, changes: dict[str, Any]) -> Tur
     return get(db, turn_id)
 
 
-def get(db: sqlite3.Connection, turn_id: int) -> Turn:
+def get(db: Connection, turn_id: int) -> Turn:
     """One turn by id; NotFoundError if there is none."""
     row = one(db, f"SELECT {COLUMNS} FROM conversations WHERE id = ?", [turn_id])
     if row is None:
@@ -110,7 +116,7 @@ def get(db: sqlite3.Connection, turn_id: int) -> Turn:
     return to_turn(row)
 
 
-def recent(db: sqlite3.Connection, project_id: str, n: int) -> list[Turn]:
+def recent(db: Connection, project_id: str, n: int) -> list[Turn]:
     """The last `n` turns of a project, oldest first (the order to show or prompt them)."""
     found = rows(
         db,
@@ -120,7 +126,7 @@ def recent(db: sqlite3.Connection, project_id: str, n: int) -> list[Turn]:
     return [to_turn(r) for r in reversed(found)]
 
 
-def every(db: sqlite3.Connection, project_id: str) -> list[Turn]:
+def every(db: Connection, project_id: str) -> list[Turn]:
     """All turns of a project, oldest first (for export)."""
     found = rows(
         db, f"SELECT {COLUMNS} FROM conversations WHERE project_id = ? ORDER BY id", [project_id]
@@ -128,7 +134,7 @@ def every(db: sqlite3.Connection, project_id: str) -> list[Turn]:
     return [to_turn(r) for r in found]
 
 
-def last(db: sqlite3.Connection, project_id: str) -> Turn | None:
+def last(db: Connection, project_id: str) -> Turn | None:
     """The most recent turn of a project (when, which task), or None."""
     found = recent(db, project_id, 1)
     return found[0] if found else None

@@ -1,9 +1,10 @@
-"""The one seam to the database: connect, configure, migrate, transactions, row helpers.
+"""The one seam to the SQLite file (connect, configure, migrate), and the row helpers and
+transaction blocks every memory module uses on either database (connection.py).
 
 The standard library's sqlite3, with no wrapper: this layer writes its own SQL, in
 explicit transactions (the connection is in autocommit mode). (sqlite-utils was
 used here only as a wrapper around the connection, and importing it cost 60-80 ms
-of every process's start.)
+of every process's start.) PostgreSQL's counterpart is postgres/connection.py.
 
 Durability choices, and why:
 
@@ -49,17 +50,18 @@ from design_agent.core.fsutil import (
 )
 from design_agent.core.home_trust import trusted
 from design_agent.memory import fresh_schema
+from design_agent.memory.connection import Connection, Params, SqliteConnection
 from design_agent.memory.faults import storage_error
 from design_agent.memory.schema import LATEST_VERSION, steps
+from design_agent.memory.text import guess_language
 
 BUSY_TIMEOUT_S = 30.0
-Params = tuple[Any, ...] | list[Any] | dict[str, Any]
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HOME_HINT = "use a folder you can write: --home PATH or DESIGN_AGENT_HOME"
 WARNED_KEY = "shared_home_warned"  # agent state: the home and mode already warned about
 
 
-def connect(path: Path, version: int = LATEST_VERSION) -> sqlite3.Connection:
+def connect(path: Path, version: int = LATEST_VERSION) -> SqliteConnection:
     """Open (creating if needed) the database at `path`, migrated to `version`.
 
     The file and its -wal, -shm and -journal companions must be the user's own: a
@@ -75,7 +77,11 @@ def connect(path: Path, version: int = LATEST_VERSION) -> sqlite3.Connection:
     try:
         # Autocommit: every transaction is an explicit BEGIN (transaction(), snapshot()).
         db = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT_S, isolation_level=None, cached_statements=1024
+            path,
+            timeout=BUSY_TIMEOUT_S,
+            isolation_level=None,
+            cached_statements=1024,
+            factory=SqliteConnection,
         )
         _configure(db)
         migrate(db, path, version)
@@ -87,7 +93,7 @@ def connect(path: Path, version: int = LATEST_VERSION) -> sqlite3.Connection:
     return db
 
 
-def _warn_if_shared(db: sqlite3.Connection, folder: Path) -> None:
+def _warn_if_shared(db: SqliteConnection, folder: Path) -> None:
     """Warn once per home and mode when others may read or write the home (never chmod it)."""
     mode = shared_mode(folder)
     if mode is None:
@@ -154,6 +160,13 @@ def _configure(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA secure_delete = FAST")
+    add_functions(db)
+
+
+def add_functions(db: sqlite3.Connection) -> None:
+    """The SQL functions migrations call: `guess_language(text)` (migration 8 fills the
+    language of the rows it finds)."""
+    db.create_function("guess_language", 1, guess_language, deterministic=True)
 
 
 def _tighten(path: Path) -> None:
@@ -170,7 +183,7 @@ WIPE_TABLE = "wipe_free_pages"
 WIPE_CHUNK = 1 << 20
 
 
-def wipe_free_pages(db: sqlite3.Connection) -> None:
+def wipe_free_pages(db: Connection) -> None:
     """Overwrite every page on the free list with zeros (call inside a write transaction).
 
     Pages freed while secure_delete was FAST (a merged index segment, an older
@@ -189,12 +202,12 @@ def wipe_free_pages(db: sqlite3.Connection) -> None:
     db.execute(f"DROP TABLE {WIPE_TABLE}")
 
 
-def user_version(db: sqlite3.Connection) -> int:
+def user_version(db: Connection) -> int:
     """The schema version stored in the file (0 for a new, empty file)."""
     return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(db: sqlite3.Connection, path: Path, target: int = LATEST_VERSION) -> None:
+def migrate(db: SqliteConnection, path: Path, target: int = LATEST_VERSION) -> None:
     """Apply the forward migrations up to `target`; refuse files from a newer version."""
     _refuse_newer(user_version(db), path)
     if user_version(db) >= target:
@@ -227,70 +240,38 @@ def _refuse_newer(version: int, path: Path) -> None:
         )
 
 
-def _has_tables(db: sqlite3.Connection) -> bool:
+def _has_tables(db: Connection) -> bool:
     return bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
 
 
 @contextmanager
-def transaction(db: sqlite3.Connection) -> Iterator[None]:
+def transaction(db: Connection) -> Iterator[None]:
     """Run the block as one write transaction (a savepoint when already inside one)."""
-    if db.in_transaction:
-        with _savepoint(db):
-            yield
-        return
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with db.transaction():
         yield
-        db.execute("COMMIT")  # may fail too (a full disk): then nothing of it is kept
-    except BaseException:
-        if db.in_transaction:
-            with contextlib.suppress(sqlite3.Error):  # the first error says what happened
-                db.execute("ROLLBACK")
-        raise
 
 
 @contextmanager
-def _savepoint(db: sqlite3.Connection) -> Iterator[None]:
-    """A nested block: undone alone if it fails, kept with the transaction around it."""
-    db.execute("SAVEPOINT nested")  # the innermost of this name is the one released
-    try:
-        yield
-    except BaseException:
-        if db.in_transaction:  # an error may have ended the whole transaction already
-            db.execute("ROLLBACK TO SAVEPOINT nested")
-            db.execute("RELEASE SAVEPOINT nested")
-        raise
-    db.execute("RELEASE SAVEPOINT nested")
-
-
-@contextmanager
-def snapshot(db: sqlite3.Connection) -> Iterator[None]:
+def snapshot(db: Connection) -> Iterator[None]:
     """Run several reads against one consistent view of the database."""
-    if db.in_transaction:
+    with db.snapshot():
         yield
-        return
-    db.execute("BEGIN")
-    try:
-        yield
-    finally:
-        if db.in_transaction:
-            db.execute("COMMIT")
 
 
-def rows(db: sqlite3.Connection, sql: str, params: Params = ()) -> list[dict[str, Any]]:
+def rows(db: Connection, sql: str, params: Params = ()) -> list[dict[str, Any]]:
     """All rows of a query, as dicts keyed by column name."""
     cursor = db.execute(sql, params)
     keys = [column[0] for column in cursor.description]
     return [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
 
 
-def one(db: sqlite3.Connection, sql: str, params: Params = ()) -> dict[str, Any] | None:
+def one(db: Connection, sql: str, params: Params = ()) -> dict[str, Any] | None:
     """The first row of a query as a dict, or None."""
     found = rows(db, sql, params)
     return found[0] if found else None
 
 
-def scalar(db: sqlite3.Connection, sql: str, params: Params = ()) -> Any:
+def scalar(db: Connection, sql: str, params: Params = ()) -> Any:
     """The first column of the first row (None when there is no row)."""
     row = db.execute(sql, params).fetchone()
     return None if row is None else row[0]
@@ -301,8 +282,15 @@ def sql_literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def inserted_id(db: Connection, sql: str, params: Params = ()) -> int:
+    """Run an `INSERT ... RETURNING id` and return the id (both dialects have RETURNING; the
+    row is read to the end, so SQLite's statement is done before the transaction ends)."""
+    found = db.execute(sql, params).fetchall()
+    return int(found[0][0])
+
+
 def rows_by_id(
-    db: sqlite3.Connection, table: str, columns: str, ids: list[int]
+    db: Connection, table: str, columns: str, ids: list[int]
 ) -> dict[int, dict[str, Any]]:
     """The rows of `table` with these ids, keyed by id (missing ids are absent)."""
     if not ids:

@@ -14,11 +14,10 @@ change is made where the decision itself was made, so every path that had it see
 
 from __future__ import annotations
 
-import sqlite3
-
 from design_agent.core.errors import ConflictError, NotFoundError, UsageError
 from design_agent.memory import branches, fts, projects
-from design_agent.memory.db import rows, rows_by_id, scalar, transaction
+from design_agent.memory.connection import Connection, is_postgres
+from design_agent.memory.db import inserted_id, rows, rows_by_id, scalar, transaction
 from design_agent.memory.models import (
     BranchRef,
     Decision,
@@ -26,7 +25,7 @@ from design_agent.memory.models import (
     ListedDecision,
     ScoredDecision,
 )
-from design_agent.memory.text import match_expression, query_terms, stem_terms
+from design_agent.memory.text import guess_language, match_expression, query_terms, stem_terms
 from design_agent.memory.tree import PATH_CTE, UNLIMITED, number_of
 
 COLUMNS = (
@@ -56,7 +55,7 @@ def scoped(project_id: str, expression: str) -> str:
 
 
 def add(
-    db: sqlite3.Connection,
+    db: Connection,
     project_id: str,
     decision: str,
     rationale: str,
@@ -71,23 +70,38 @@ def add(
     if not decision.strip():
         raise UsageError('a decision needs its text, e.g. decisions add "Use moderated tests"')
     node_id = conversation_id if node_id is None else node_id
+    decision, rationale = decision.strip(), rationale.strip()
     with transaction(db):
-        projects.get(db, project_id)
+        projects.lock(db, project_id)
         for turn in {conversation_id, node_id} - {None}:
             owner = scalar(db, "SELECT project_id FROM conversations WHERE id = ?", [turn])
             if owner != project_id:
                 raise UsageError(f"turn {turn} is not a turn of this project")
-        cursor = db.execute(
+        decision_id = inserted_id(
+            db,
             "INSERT INTO project_decisions (project_id, decision, rationale, conversation_id, "
-            "timestamp, node_id) VALUES (?, ?, ?, ?, ?, ?)",
-            [project_id, decision.strip(), rationale.strip(), conversation_id, now, node_id],
+            "timestamp, node_id, language) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            [
+                project_id,
+                decision,
+                rationale,
+                conversation_id,
+                now,
+                node_id,
+                language_of(decision, rationale),
+            ],
         )
         projects.touch(db, project_id, now)
-    return get(db, int(cursor.lastrowid or 0))
+    return get(db, decision_id)
+
+
+def language_of(decision: str, rationale: str) -> str:
+    """The language a decision is written in (schema.py, version 8)."""
+    return guess_language(f"{decision} {rationale}")
 
 
 def on_path(
-    db: sqlite3.Connection, node_id: int, limit: int | None = None, history: bool = False
+    db: Connection, node_id: int, limit: int | None = None, history: bool = False
 ) -> list[Decision]:
     """The decisions made so far at a node: at it or its ancestors, or on every path;
     newest first. A decision made later, or on another branch, is not one of them, nor is
@@ -101,12 +115,12 @@ def on_path(
         WHERE project_id = (SELECT project_id FROM conversations WHERE id = :node)
           AND {ON_PATH} {current}
         ORDER BY id DESC LIMIT :count""",
-        {"node": node_id, "limit": UNLIMITED, "count": -1 if limit is None else limit},
+        {"node": node_id, "limit": UNLIMITED, "count": UNLIMITED if limit is None else limit},
     )
     return [Decision.model_validate(r) for r in found]
 
 
-def counts(db: sqlite3.Connection, project_id: str, node_id: int | None) -> DecisionCounts:
+def counts(db: Connection, project_id: str, node_id: int | None) -> DecisionCounts:
     """What the current decisions at `node_id` leave out: the ones replaced and retired on
     its path, and the current ones of other branches (None: the whole project's)."""
     if node_id is None:
@@ -141,7 +155,7 @@ def counts(db: sqlite3.Connection, project_id: str, node_id: int | None) -> Deci
     )
 
 
-def get(db: sqlite3.Connection, decision_id: int) -> Decision:
+def get(db: Connection, decision_id: int) -> Decision:
     """One decision by id."""
     found = rows_by_id(db, "project_decisions", COLUMNS, [decision_id])
     if decision_id not in found:
@@ -150,7 +164,7 @@ def get(db: sqlite3.Connection, decision_id: int) -> Decision:
 
 
 def listing(
-    db: sqlite3.Connection, project_id: str, limit: int | None = None, history: bool = False
+    db: Connection, project_id: str, limit: int | None = None, history: bool = False
 ) -> list[Decision]:
     """A project's current decisions, newest first (all, or the last `limit`); with
     `history`, the replaced and retired ones too."""
@@ -159,13 +173,13 @@ def listing(
         db,
         f"SELECT {COLUMNS} FROM project_decisions WHERE project_id = ? {current} "
         "ORDER BY id DESC LIMIT ?",
-        [project_id, -1 if limit is None else limit],
+        [project_id, UNLIMITED if limit is None else limit],
     )
     return [Decision.model_validate(r) for r in found]
 
 
 def supersede(
-    db: sqlite3.Connection,
+    db: Connection,
     decision_id: int,
     decision: str,
     rationale: str | None,
@@ -183,17 +197,20 @@ def supersede(
         at = _change_node(db, old, node_id)
         why = old.rationale if rationale is None else rationale.strip()
         _mark(db, old, "superseded", now, at, "")
-        cursor = db.execute(
+        new_id = inserted_id(
+            db,
             "INSERT INTO project_decisions (project_id, decision, rationale, conversation_id, "
-            "timestamp, node_id, replaces_id) VALUES (?, ?, ?, NULL, ?, ?, ?)",
-            [old.project_id, decision.strip(), why, now, at, old.id],
-        )
+            "timestamp, node_id, replaces_id, language) VALUES (?, ?, ?, NULL, ?, ?, ?, ?) "
+            "RETURNING id",
+            [old.project_id, decision.strip(), why, now, at, old.id,
+             language_of(decision.strip(), why)],
+        )  # fmt: skip
         projects.touch(db, old.project_id, now)
-    return get(db, int(cursor.lastrowid or 0))
+    return get(db, new_id)
 
 
 def retire(
-    db: sqlite3.Connection,
+    db: Connection,
     decision_id: int,
     reason: str,
     now: str,
@@ -208,8 +225,10 @@ def retire(
     return get(db, decision_id)
 
 
-def _changeable(db: sqlite3.Connection, decision_id: int) -> Decision:
-    """The decision, if it is still current; ConflictError saying what became of it."""
+def _changeable(db: Connection, decision_id: int) -> Decision:
+    """The decision, if it is still current; ConflictError saying what became of it. Its
+    project is locked first (PostgreSQL), so two changes of one decision take turns."""
+    projects.lock(db, get(db, decision_id).project_id)
     found = get(db, decision_id)
     if found.status == "current":
         return found
@@ -223,7 +242,7 @@ def _changeable(db: sqlite3.Connection, decision_id: int) -> Decision:
     raise ConflictError(f"decision {decision_id} was already retired ({when}); nothing to change")
 
 
-def _change_node(db: sqlite3.Connection, old: Decision, node_id: int | None) -> int | None:
+def _change_node(db: Connection, old: Decision, node_id: int | None) -> int | None:
     """Where a change of `old` is made: `node_id` (a turn of its project), else its own node."""
     if node_id is None:
         return old.node_id
@@ -234,7 +253,7 @@ def _change_node(db: sqlite3.Connection, old: Decision, node_id: int | None) -> 
 
 
 def _mark(
-    db: sqlite3.Connection, old: Decision, status: str, now: str, node: int | None, reason: str
+    db: Connection, old: Decision, status: str, now: str, node: int | None, reason: str
 ) -> None:
     db.execute(
         "UPDATE project_decisions SET status = ?, changed_at = ?, changed_node_id = ?, "
@@ -243,7 +262,7 @@ def _mark(
     )
 
 
-def replacement(db: sqlite3.Connection, decision_id: int) -> Decision | None:
+def replacement(db: Connection, decision_id: int) -> Decision | None:
     """The version that replaced a decision, or None."""
     found = rows(
         db, f"SELECT {COLUMNS} FROM project_decisions WHERE replaces_id = ?", [decision_id]
@@ -251,7 +270,7 @@ def replacement(db: sqlite3.Connection, decision_id: int) -> Decision | None:
     return Decision.model_validate(found[0]) if found else None
 
 
-def latest_version(db: sqlite3.Connection, decision_id: int) -> Decision:
+def latest_version(db: Connection, decision_id: int) -> Decision:
     """The newest version of a decision: itself, or the one that replaced it, and so on."""
     found = get(db, decision_id)
     for _ in range(MAX_VERSIONS):
@@ -262,7 +281,7 @@ def latest_version(db: sqlite3.Connection, decision_id: int) -> Decision:
     return found
 
 
-def earlier_versions(db: sqlite3.Connection, decision_id: int) -> list[Decision]:
+def earlier_versions(db: Connection, decision_id: int) -> list[Decision]:
     """The versions a decision replaced, the one it replaced directly first."""
     found: list[Decision] = []
     replaced = get(db, decision_id).replaces_id
@@ -272,7 +291,7 @@ def earlier_versions(db: sqlite3.Connection, decision_id: int) -> list[Decision]
     return found
 
 
-def placed(db: sqlite3.Connection, decisions: list[Decision]) -> list[ListedDecision]:
+def placed(db: Connection, decisions: list[Decision]) -> list[ListedDecision]:
     """The decisions with their place in the tree: the number of their turn and the branch
     it was first written on (none for a decision made on every path)."""
     found: list[ListedDecision] = []
@@ -286,14 +305,17 @@ def placed(db: sqlite3.Connection, decisions: list[Decision]) -> list[ListedDeci
     return found
 
 
-def search(
-    db: sqlite3.Connection, project_id: str, query: str, limit: int = 10
-) -> list[ScoredDecision]:
+def search(db: Connection, project_id: str, query: str, limit: int = 10) -> list[ScoredDecision]:
     """A project's decisions that match the words of `query`, best first."""
-    expression = match_expression(stem_terms(query_terms(query)), ["decision", "rationale"])
-    if expression is None:
-        return []
-    ranked = fts.ranked(db, FTS_TABLE, scoped(project_id, expression), WEIGHTS, limit=limit)
+    if is_postgres(db):
+        from design_agent.memory.postgres import search as postgres
+
+        ranked = postgres.decisions(db, project_id, query, limit)
+    else:
+        expression = match_expression(stem_terms(query_terms(query)), ["decision", "rationale"])
+        if expression is None:
+            return []
+        ranked = fts.ranked(db, FTS_TABLE, scoped(project_id, expression), WEIGHTS, limit=limit)
     found = rows_by_id(db, "project_decisions", COLUMNS, [i for i, _ in ranked])
     return [
         ScoredDecision(item=Decision.model_validate(found[i]), score=score)

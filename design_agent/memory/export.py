@@ -28,7 +28,6 @@ the ones kept only fill what the user left unset (see preferences.py).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Collection
 from datetime import datetime
 from pathlib import Path
@@ -48,9 +47,10 @@ from design_agent.memory import (
     projects,
     snapshots,
 )
-from design_agent.memory.db import scalar, snapshot, stamp, transaction
+from design_agent.memory.connection import INTEGRITY_ERRORS, Connection
+from design_agent.memory.db import inserted_id, scalar, snapshot, stamp, transaction
 from design_agent.memory.models import Decision, DecisionStatus, FileType, Project, Row, TurnContent
-from design_agent.memory.text import is_slug
+from design_agent.memory.text import guess_language, is_slug
 
 FORMAT: Literal["design-agent.project"] = "design-agent.project"
 FORMAT_VERSION: Literal[3] = 3
@@ -124,7 +124,7 @@ class ProjectExport(Row):
     states: list[ExportedState] = Field(default_factory=list)
 
 
-def build(db: sqlite3.Connection, project_id: str, now: datetime) -> ProjectExport:
+def build(db: Connection, project_id: str, now: datetime) -> ProjectExport:
     """Everything of one project, read in one snapshot."""
     with snapshot(db):
         turns = conversations.every(db, project_id)
@@ -162,7 +162,7 @@ def _decision(d: Decision, refs: dict[int, int], decision_refs: dict[int, int]) 
 
 
 def _states(
-    db: sqlite3.Connection, project_id: str, refs: dict[int, int], decision_refs: dict[int, int]
+    db: Connection, project_id: str, refs: dict[int, int], decision_refs: dict[int, int]
 ) -> list[ExportedState]:
     return [
         ExportedState(
@@ -291,7 +291,7 @@ def _versions_problem(bundle: ProjectExport) -> str | None:
 
 
 def restore(
-    db: sqlite3.Connection,
+    db: Connection,
     bundle: ProjectExport,
     name: str | None,
     providers: Collection[str] | None = None,
@@ -306,7 +306,7 @@ def restore(
     bundle = _checked_preferences(bundle, providers, warn)
     try:
         return _restore(db, bundle, name)
-    except sqlite3.IntegrityError as e:
+    except INTEGRITY_ERRORS as e:
         raise UsageError(f"this export is not consistent ({e}); nothing was imported") from e
     except ValidationError as e:
         raise UsageError(f"this export has a state that is not one: {_first(e)}") from e
@@ -327,16 +327,17 @@ def _checked_preferences(
     return bundle.model_copy(update={"metadata": updated})
 
 
-def _restore(db: sqlite3.Connection, bundle: ProjectExport, name: str | None) -> Project:
+def _restore(db: Connection, bundle: ProjectExport, name: str | None) -> Project:
     with transaction(db):
         project = _create(db, bundle.project, name)
         ids = _insert_turns(db, project.id, _linked(bundle))
         for f in bundle.files:
             db.execute(
                 "INSERT INTO project_files (project_id, filename, content, file_type, "
-                "uploaded_at, sha256) VALUES (?, ?, ?, ?, ?, ?)",
-                [project.id, f.filename, f.content, f.file_type, stamp(f.uploaded_at), f.sha256],
-            )
+                "uploaded_at, sha256, language) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [project.id, f.filename, f.content, f.file_type, stamp(f.uploaded_at), f.sha256,
+                 guess_language(f.content)],
+            )  # fmt: skip
         decision_ids = _insert_decisions(db, project.id, bundle, ids)
         _insert_branches(db, project.id, bundle, ids)
         for st in bundle.states:
@@ -364,16 +365,18 @@ def _linked(bundle: ProjectExport) -> list[ExportedTurn]:
 
 
 def _insert_decisions(
-    db: sqlite3.Connection, project_id: str, bundle: ProjectExport, ids: dict[int, int]
+    db: Connection, project_id: str, bundle: ProjectExport, ids: dict[int, int]
 ) -> dict[int, int]:
     """Insert the decisions; their new ids by their position in the file (1 = first)."""
     new_ids: dict[int, int] = {}
     for n, d in enumerate(bundle.decisions, start=1):
         node = d.node if bundle.version >= 2 else d.turn  # v1: at its turn, like migration 5
-        cursor = db.execute(
+        new_ids[n] = inserted_id(
+            db,
             "INSERT INTO project_decisions (project_id, decision, rationale, "
             "conversation_id, timestamp, node_id, status, replaces_id, changed_at, "
-            "changed_node_id, change_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "changed_node_id, change_reason, language) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             [
                 project_id,
                 d.decision,
@@ -386,14 +389,14 @@ def _insert_decisions(
                 stamp(d.changed_at) if d.changed_at else None,
                 ids.get(d.changed_node or 0),
                 d.change_reason,
+                decisions.language_of(d.decision, d.rationale),
             ],
         )
-        new_ids[n] = int(cursor.lastrowid or 0)
     return new_ids
 
 
 def _insert_branches(
-    db: sqlite3.Connection, project_id: str, bundle: ProjectExport, ids: dict[int, int]
+    db: Connection, project_id: str, bundle: ProjectExport, ids: dict[int, int]
 ) -> None:
     if not bundle.branches:
         branches.from_leaves(db, project_id)
@@ -402,7 +405,7 @@ def _insert_branches(
         branches.restore(db, project_id, b.name, ids[b.tip], stamp(b.created_at))
 
 
-def _create(db: sqlite3.Connection, exported: Project, name: str | None) -> Project:
+def _create(db: Connection, exported: Project, name: str | None) -> Project:
     """Insert the project row and its index, keeping the exported id when it is free."""
     if name is None and _exists(db, exported):
         raise UsageError(
@@ -418,7 +421,7 @@ def _create(db: sqlite3.Connection, exported: Project, name: str | None) -> Proj
     return created
 
 
-def _exists(db: sqlite3.Connection, exported: Project) -> bool:
+def _exists(db: Connection, exported: Project) -> bool:
     try:
         projects.find(db, exported.name)
     except NotFoundError:
@@ -426,16 +429,15 @@ def _exists(db: sqlite3.Connection, exported: Project) -> bool:
     return True
 
 
-def _insert_turns(
-    db: sqlite3.Connection, project_id: str, turns: list[ExportedTurn]
-) -> dict[int, int]:
+def _insert_turns(db: Connection, project_id: str, turns: list[ExportedTurn]) -> dict[int, int]:
     ids: dict[int, int] = {}
     for turn in turns:
         validation = None if turn.validation is None else json.dumps(turn.validation)
-        cursor = db.execute(
+        ids[turn.ref] = inserted_id(
+            db,
             "INSERT INTO conversations (project_id, timestamp, role, message, task_id, agent_id, "
-            "provider, model, status, tokens, cost, validation, parent_id, tier) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "provider, model, status, tokens, cost, validation, parent_id, tier, language) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             [
                 project_id,
                 stamp(turn.timestamp),
@@ -451,7 +453,7 @@ def _insert_turns(
                 validation,
                 ids.get(turn.parent or 0),
                 turn.tier,
+                guess_language(turn.message),
             ],
         )
-        ids[turn.ref] = int(cursor.lastrowid or 0)
     return ids

@@ -1,13 +1,16 @@
 """`Memory`: the one object the rest of design-agent uses to remember things.
 
-It holds one connection to the SQLite file and delegates to one module per
-concept (projects, conversations, files, decisions, metadata, agent_memory,
-search, context, export). Every row it returns is a pydantic model.
+One interface, two stores: it opens the SQLite file (the default, one designer's home)
+or a PostgreSQL database (a team's server, psycopg imported only then), as a
+`connection.Connection`, and delegates to one module per concept (projects,
+conversations, files, decisions, metadata, agent_memory, search, context, export),
+which write their SQL once where the dialects agree and per dialect where they differ.
+Every row it returns is a pydantic model.
 
 Everything is scoped to one project id, except what is global by nature
 (agent state, process memory) and `search(..., all_projects=True)`.
 
-    with Memory.open(home.database_file) as memory:
+    with Memory.open(home.database_file) as memory:   # or "postgresql://user@host/db"
         project = memory.create_project("Mobile Checkout")
         memory.switch_project(project.id)
         turn = memory.add_turn(project.id, "user", "Plan a usability test")
@@ -18,7 +21,6 @@ Everything is scoped to one project id, except what is global by nature
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -42,8 +44,10 @@ from design_agent.memory import (
     snapshots,
     tree,
 )
+from design_agent.memory.connection import Connection, Dialect
 from design_agent.memory.db import connect, stamp, transaction
 from design_agent.memory.documents import MAX_FILE_BYTES
+from design_agent.memory.faults import STORAGE_ERRORS
 from design_agent.memory.models import (
     AddedFile,
     Branch,
@@ -64,6 +68,7 @@ from design_agent.memory.models import (
     TreeLine,
     Turn,
 )
+from design_agent.memory.url import DatabaseUrl
 
 if TYPE_CHECKING:
     # Export and import are rare: their models and YAML load only when one is made.
@@ -79,31 +84,48 @@ def utc_now() -> datetime:
 
 
 class Memory:
-    """Projects, conversations, files, decisions and agent memory in one SQLite file.
+    """Projects, conversations, files, decisions and agent memory in one database.
 
-    Open with `Memory.open(path)`; close with `close()` or a `with` block. One
-    instance holds one connection: use it from one thread at a time. Several
-    processes may use the same file at once (WAL, busy timeout, immediate
-    write transactions).
+    Open with `Memory.open(path_or_url)`; close with `close()` or a `with` block. Use an
+    instance from one thread at a time. On SQLite it holds one connection, and several
+    processes may use the same file at once (WAL, busy timeout, immediate write
+    transactions); on PostgreSQL it borrows a connection from the process's pool per
+    operation, and writers of one project take turns (its row is locked).
     """
 
-    def __init__(self, path: Path, clock: Clock | None = None) -> None:
-        """Open the database at `path` (created and migrated as needed); see `open`."""
-        self.path = Path(path)
-        self.db = connect(self.path)
+    def __init__(self, target: Path | str | DatabaseUrl, clock: Clock | None = None) -> None:
+        """Open the database `target` names (created and migrated as needed); see `open`."""
+        self.url = target if isinstance(target, DatabaseUrl) else DatabaseUrl.parse(target)
+        self.db: Connection
+        if self.url.path is not None:
+            self.path = self.url.path
+            self.db = connect(self.path)
+        else:
+            self.url.require_driver()
+            from design_agent.memory.postgres.connection import PgConnection
+
+            # Where the database is, for messages (recovery.py, faults.py): the URL, no password.
+            self.path = Path(self.url.redacted())
+            self.db = PgConnection(self.url)
         self._clock = clock or utc_now
         self._written: set[str] = set()  # projects whose turn index grew in this session
 
     @classmethod
-    def open(cls, path: Path | str, clock: Clock | None = None) -> Memory:
-        """Open the database at `path`; ConfigError if it is newer or not ours."""
-        return cls(Path(path), clock)
+    def open(cls, target: Path | str | DatabaseUrl, clock: Clock | None = None) -> Memory:
+        """Open the SQLite file at a path or `sqlite:///` URL, or the PostgreSQL database of
+        a `postgresql://` URL; ConfigError if it is newer or not ours."""
+        return cls(target, clock)
+
+    @property
+    def backend(self) -> Dialect:
+        """Which store this is: "sqlite" or "postgresql"."""
+        return self.db.dialect
 
     def close(self) -> None:
         """Tidy the indexes written in this session (see `maintain`), then close."""
         try:
             self.maintain()
-        except sqlite3.DatabaseError:
+        except STORAGE_ERRORS:
             pass  # busy, read-only, full or damaged: the next session tidies up instead
         finally:
             self.db.close()
@@ -113,15 +135,23 @@ class Memory:
 
         Each saved turn adds a small index segment; searches slow down as they
         pile up. This bounded merge (about `pages` pages per project) runs when
-        the session ends, so saving a turn never waits for it.
+        the session ends, so saving a turn never waits for it. (PostgreSQL's GIN indexes
+        are kept by autovacuum: nothing to do.)
         """
+        if self.backend != "sqlite":
+            self._written.clear()
+            return
         for project_id in sorted(self._written):
             search_index.merge_project(self.db, project_id, pages)
         self._written.clear()
 
     def optimize(self) -> None:
-        """Merge every full-text index completely (after a bulk import, or for a benchmark)."""
-        search_index.optimize_all(self.db)
+        """Merge every full-text index completely (after a bulk import, or for a benchmark);
+        on PostgreSQL, refresh the planner's statistics (ANALYZE)."""
+        if self.backend == "sqlite":
+            search_index.optimize_all(self.db)
+        else:
+            self.db.execute("ANALYZE")
 
     def __enter__(self) -> Memory:
         return self
@@ -234,11 +264,14 @@ class Memory:
         branch_id: int | None = None,
         state: ProjectState | None = None,
         keyframe_every: int = snapshots.KEYFRAME_EVERY,
+        language: str | None = None,
     ) -> Turn:
         """Save one turn (role "user" or "agent"; status complete, cancelled or failed).
 
         It is a child of `parent_id`, else of the tip of `branch_id`, else of the project's
-        latest turn; `state` (the project state at it) is saved in the same transaction."""
+        latest turn; `state` (the project state at it) is saved in the same transaction.
+        `language` ("en", "es", ...) says which stemmer indexes it on PostgreSQL; by default
+        it is told from the message (text.guess_language)."""
         fields = {
             "role": role,
             "message": message,
@@ -252,6 +285,7 @@ class Memory:
             "validation": validation,
             "parent_id": parent_id,
             "tier": tier,
+            "language": language,
         }
         return self._save_turn(project_id, fields, branch_id, state, keyframe_every)
 
@@ -263,16 +297,19 @@ class Memory:
         state: ProjectState | None,
         keyframe_every: int,
     ) -> Turn:
-        with transaction(self.db):  # the node and its state: both or neither
+        if state is None:
             turn = conversations.add(self.db, project_id, fields, self._now(), branch_id)
-            if state is not None:
-                snapshots.save(self.db, turn.id, state, keyframe_every)
+        else:
+            with transaction(self.db):  # the node and its state: both or neither
+                turn = conversations.add(self.db, project_id, fields, self._now(), branch_id)
+                snapshots.save_new(self.db, turn, state, keyframe_every)
         self._written.add(project_id)
         return turn
 
     def update_turn(self, turn_id: int, **changes: Any) -> Turn:
         """Change a saved turn: message, status, task_id, agent_id, provider, model,
-        tokens, cost or validation (e.g. the final text and status of an answer)."""
+        tokens, cost, validation or language (e.g. the final text and status of an answer;
+        a new message is given its language unless one is given)."""
         turn = conversations.update(self.db, turn_id, changes)
         self._written.add(turn.project_id)
         return turn

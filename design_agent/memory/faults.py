@@ -1,4 +1,5 @@
-"""What a failing SQLite database means to the user: a full disk, or a damaged file.
+"""What a failing database means to the user: a full disk, a damaged file, a server out of
+reach, a migration that failed.
 
 sqlite3 raises OperationalError or DatabaseError; the code it carries (Python 3.11:
 `sqlite_errorcode`, the extended code) says why. Two failures are the user's to act
@@ -16,6 +17,11 @@ on, and each is turned into its own error, with the database's path:
 
 Anything else is left as it is (an unexpected error). The interfaces call
 `storage_error` once, at their edge; opening the database (db.py) calls it too.
+
+PostgreSQL's failures are said where psycopg raises them (postgres/connection.py): a server
+that cannot be reached is DatabaseUnavailableError (exit 9: try again), a full disk on the
+server DiskFullError, and a migration that failed MigrationError (exit 3), after it was
+rolled back.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from design_agent.core.errors import ConfigError, DesignAgentError, DiskFullError
+from design_agent.core.errors import ConfigError, DesignAgentError, DiskFullError, ExitCode
 from design_agent.core.paths import HomeLayout
 
 SQLITE_IOERR = 10
@@ -39,6 +45,22 @@ CHECK_LINES = 3
 
 class DatabaseDamagedError(ConfigError):
     """The database file is damaged (SQLITE_CORRUPT): exit 3, with how to recover."""
+
+
+class DatabaseUnavailableError(DesignAgentError):
+    """The database server cannot be reached (down, refused, timed out, connection lost):
+    exit 9. Nothing was half-written: a transaction the server did not commit is undone."""
+
+    exit_code = ExitCode.DATABASE_UNAVAILABLE
+
+
+class MigrationError(ConfigError):
+    """A schema migration failed: exit 3, naming the statement; it was rolled back whole."""
+
+
+# What a store raises when it cannot take a write (the turn keeps the answer in the
+# recovery journal, recovery.py): SQLite's errors, and a PostgreSQL server out of reach.
+STORAGE_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, DatabaseUnavailableError)
 
 
 def storage_error(error: BaseException, path: Path) -> DesignAgentError | None:

@@ -8,22 +8,23 @@ the file already stored instead of a copy.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import projects
-from design_agent.memory.db import one, rows, transaction
+from design_agent.memory.connection import Connection
+from design_agent.memory.db import inserted_id, one, rows, transaction
 from design_agent.memory.documents import MAX_FILE_BYTES, read_document
 from design_agent.memory.models import FILE_TYPES, AddedFile, FileInfo, ProjectFile
+from design_agent.memory.text import guess_language
 
 INFO_COLUMNS = "id, project_id, filename, file_type, uploaded_at, sha256, length(content) AS chars"
 FULL_COLUMNS = f"{INFO_COLUMNS}, content"
 
 
 def add(
-    db: sqlite3.Connection,
+    db: Connection,
     project_id: str,
     path: Path,
     file_type: str,
@@ -35,21 +36,23 @@ def add(
         raise UsageError(f"a file's type is one of {', '.join(FILE_TYPES)}, not '{file_type}'")
     document = read_document(path, max_bytes)
     with transaction(db):
-        projects.get(db, project_id)
+        projects.lock(db, project_id)
         existing = _by_hash(db, project_id, document.sha256)
         if existing is not None:
             return AddedFile(file=existing, duplicate=True, truncated=document.truncated)
-        cursor = db.execute(
+        file_id = inserted_id(
+            db,
             "INSERT INTO project_files (project_id, filename, content, file_type, uploaded_at, "
-            "sha256) VALUES (?, ?, ?, ?, ?, ?)",
-            [project_id, document.filename, document.text, file_type, now, document.sha256],
-        )
+            "sha256, language) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            [project_id, document.filename, document.text, file_type, now, document.sha256,
+             guess_language(document.text)],
+        )  # fmt: skip
         projects.touch(db, project_id, now)
-    added = info(db, int(cursor.lastrowid or 0))
+    added = info(db, file_id)
     return AddedFile(file=added, duplicate=False, truncated=document.truncated)
 
 
-def _by_hash(db: sqlite3.Connection, project_id: str, sha256: str) -> FileInfo | None:
+def _by_hash(db: Connection, project_id: str, sha256: str) -> FileInfo | None:
     row = one(
         db,
         f"SELECT {INFO_COLUMNS} FROM project_files WHERE project_id = ? AND sha256 = ?",
@@ -58,7 +61,7 @@ def _by_hash(db: sqlite3.Connection, project_id: str, sha256: str) -> FileInfo |
     return None if row is None else FileInfo.model_validate(row)
 
 
-def info(db: sqlite3.Connection, file_id: int) -> FileInfo:
+def info(db: Connection, file_id: int) -> FileInfo:
     """A file's details without its text."""
     row = one(db, f"SELECT {INFO_COLUMNS} FROM project_files WHERE id = ?", [file_id])
     if row is None:
@@ -66,7 +69,7 @@ def info(db: sqlite3.Connection, file_id: int) -> FileInfo:
     return FileInfo.model_validate(row)
 
 
-def get(db: sqlite3.Connection, file_id: int) -> ProjectFile:
+def get(db: Connection, file_id: int) -> ProjectFile:
     """A file with its text."""
     row = one(db, f"SELECT {FULL_COLUMNS} FROM project_files WHERE id = ?", [file_id])
     if row is None:
@@ -74,7 +77,7 @@ def get(db: sqlite3.Connection, file_id: int) -> ProjectFile:
     return ProjectFile.model_validate(row)
 
 
-def listing(db: sqlite3.Connection, project_id: str) -> list[FileInfo]:
+def listing(db: Connection, project_id: str) -> list[FileInfo]:
     """A project's files, oldest first, without their text."""
     found = rows(
         db,
@@ -84,7 +87,7 @@ def listing(db: sqlite3.Connection, project_id: str) -> list[FileInfo]:
     return [FileInfo.model_validate(r) for r in found]
 
 
-def of_type(db: sqlite3.Connection, project_id: str, file_type: str) -> list[ProjectFile]:
+def of_type(db: Connection, project_id: str, file_type: str) -> list[ProjectFile]:
     """A project's files of one type, with their text, oldest first."""
     found = rows(
         db,
@@ -95,7 +98,7 @@ def of_type(db: sqlite3.Connection, project_id: str, file_type: str) -> list[Pro
     return [ProjectFile.model_validate(r) for r in found]
 
 
-def every(db: sqlite3.Connection, project_id: str) -> list[dict[str, Any]]:
+def every(db: Connection, project_id: str) -> list[dict[str, Any]]:
     """All of a project's files as rows with their text (for export)."""
     return rows(
         db,

@@ -10,14 +10,15 @@ them this is the exact bm25 ranking.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
+
+from design_agent.memory.connection import Connection
 
 DEFAULT_CAP = 500
 
 
 def ranked(
-    db: sqlite3.Connection,
+    db: Connection,
     table: str,
     expression: str,
     weights: Sequence[float] = (),

@@ -9,7 +9,9 @@ Three tiers, first hit wins:
    invoicing", "portal" -> "Acme Admin Portal");
 3. a typo: rapidfuzz over the whole name and over each run of words as long
    as what was typed ("chekout" -> "Mobile Checkout"), with a threshold high
-   enough that "ledgerly" never suggests "General".
+   enough that "ledgerly" never suggests "General". On PostgreSQL only the names
+   pg_trgm finds alike (indexed trigrams) are scored, so a team's thousand projects
+   are not.
 
 Tiers 2 and 3 give a suggestion, never a match: the caller asks "did you mean ...?". When
 what was typed is a part of several names ("acme" -> "Acme Admin Portal", "Acme Mobile"),
@@ -18,13 +20,12 @@ they are all `candidates` (by name), and the caller offers them as a numbered ch
 
 from __future__ import annotations
 
-import sqlite3
-
 from pydantic import BaseModel, ConfigDict
 from rapidfuzz import fuzz
 
 from design_agent.core.errors import NotFoundError
 from design_agent.memory import projects
+from design_agent.memory.connection import Connection, is_postgres
 from design_agent.memory.models import Project, ProjectSummary
 from design_agent.memory.text import words
 
@@ -48,7 +49,7 @@ class ProjectLookup(BaseModel):
     names: list[str]
 
 
-def lookup(db: sqlite3.Connection, asked: str) -> ProjectLookup:
+def lookup(db: Connection, asked: str) -> ProjectLookup:
     """Find the project `asked` names (see the module docstring for the tiers)."""
     listed = projects.summaries(db)
     names = [p.name for p in listed]
@@ -60,13 +61,13 @@ def lookup(db: sqlite3.Connection, asked: str) -> ProjectLookup:
     if len(partial) > 1:
         candidates = sorted((_project(p) for p in partial), key=lambda p: p.name.casefold())
         return ProjectLookup(asked=asked, candidates=candidates, names=names)
-    guess = (partial[0] if partial else _fuzzy(typed, listed)) if typed else None
+    guess = (partial[0] if partial else _fuzzy(typed, _alike(db, typed, listed))) if typed else None
     suggestion = None if guess is None else _project(guess)
     by_part = bool(partial) and _contains_run(words(partial[0].name), typed)
     return ProjectLookup(asked=asked, suggestion=suggestion, by_part=by_part, names=names)
 
 
-def _exact(db: sqlite3.Connection, asked: str) -> Project | None:
+def _exact(db: Connection, asked: str) -> Project | None:
     # "the Acme project" names "Acme" exactly: try the words without the filler too.
     for candidate in dict.fromkeys([asked, " ".join(_meaningful(asked))]):
         if not candidate.strip():
@@ -99,6 +100,18 @@ def _partials(typed: list[str], listed: list[ProjectSummary]) -> list[ProjectSum
 def _contains_run(name: list[str], typed: list[str]) -> bool:
     size = len(typed)
     return any(name[i : i + size] == typed for i in range(len(name) - size + 1))
+
+
+def _alike(db: Connection, typed: list[str], listed: list[ProjectSummary]) -> list[ProjectSummary]:
+    """The projects a typo of a name may mean: all of them on SQLite; on PostgreSQL, those
+    whose names share enough trigrams with what was typed (in the same order: last used
+    first, so a tie goes the same way on both)."""
+    if not is_postgres(db):
+        return listed
+    from design_agent.memory.postgres.search import similar_projects
+
+    alike = {pid for pid, _ in similar_projects(db, " ".join(typed), 20)}
+    return [p for p in listed if p.id in alike]
 
 
 def _fuzzy(typed: list[str], listed: list[ProjectSummary]) -> ProjectSummary | None:

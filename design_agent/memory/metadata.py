@@ -4,15 +4,15 @@ preferences), as JSON values under keys."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from design_agent.core.errors import UsageError
 from design_agent.memory import projects
+from design_agent.memory.connection import Connection
 from design_agent.memory.db import rows, transaction
 
 
-def get_all(db: sqlite3.Connection, project_id: str) -> dict[str, Any]:
+def get_all(db: Connection, project_id: str) -> dict[str, Any]:
     """Every metadata value of a project, by key."""
     found = rows(
         db,
@@ -22,12 +22,12 @@ def get_all(db: sqlite3.Connection, project_id: str) -> dict[str, Any]:
     return {r["key"]: json.loads(r["value"]) for r in found}
 
 
-def set_value(db: sqlite3.Connection, project_id: str, key: str, value: Any, now: str) -> None:
+def set_value(db: Connection, project_id: str, key: str, value: Any, now: str) -> None:
     """Store `value` (any JSON value) under `key`; None removes the key."""
     if not key.strip():
         raise UsageError("a metadata key cannot be empty")
     with transaction(db):
-        projects.get(db, project_id)
+        projects.lock(db, project_id)
         if value is None:
             db.execute(
                 "DELETE FROM project_metadata WHERE project_id = ? AND key = ?", [project_id, key]

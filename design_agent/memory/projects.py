@@ -4,22 +4,29 @@ A project's `id` is the slug of its first name, fixed for life (rows, exports
 and the active pointer refer to it); renaming changes the name and its lookup
 key only. Lookup is case- and accent-insensitive: "mobile checkout",
 "Mobile-Checkout" and "móbile checkout" all find "Mobile Checkout".
+
+Writers take turns. On SQLite one write transaction runs at a time (BEGIN IMMEDIATE).
+On PostgreSQL many do: a write to a project first locks the project's row (`lock`), so
+two turns saved at once in one project get one parent each, in order, while other
+projects go on; creating and renaming check a name and then write it, so they take one
+lock for the whole registry (an advisory lock, held to the end of the transaction).
 """
 
 from __future__ import annotations
 
 import difflib
-import sqlite3
 from typing import Any
 
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import agent_memory, search_index
+from design_agent.memory.connection import Connection, is_postgres
 from design_agent.memory.db import one, rows, scalar, transaction, wipe_free_pages
 from design_agent.memory.models import DeletionReport, Project, ProjectSummary
 from design_agent.memory.text import slugify
 
 COLUMNS = "id, name, created_at, last_accessed"
 ACTIVE_KEY = "active_project"
+REGISTRY_LOCK = 0x6465_7369_676E_0002  # "design" + 2: creating or renaming a project
 CONVERSATION_KEY = "conversation:"  # + project id: conversation.state_key, one layer up
 MAX_NAME = 100
 
@@ -36,13 +43,14 @@ def _key_of(name: str) -> str:
     return key
 
 
-def create(db: sqlite3.Connection, name: str, now: str, project_id: str | None = None) -> Project:
+def create(db: Connection, name: str, now: str, project_id: str | None = None) -> Project:
     """Create a project; UsageError if one with the same name (any case/accents) exists.
 
     `project_id` keeps a given id (an imported project's); by default it is the slug.
     """
     key = _key_of(name)
     with transaction(db):
+        _lock_registry(db)
         existing = one(db, f"SELECT {COLUMNS} FROM projects WHERE name_key = ?", [key])
         if existing is not None:
             raise UsageError(
@@ -60,11 +68,41 @@ def create(db: sqlite3.Connection, name: str, now: str, project_id: str | None =
             "VALUES (?, ?, ?, ?, ?, ?)",
             [project_id, " ".join(name.split()), key, search_key, now, now],
         )
-        search_index.create_index(db, project_id, search_key)
+        if not is_postgres(db):  # PostgreSQL's turns are all in one index (postgres/schema)
+            search_index.create_index(db, project_id, search_key)
     return get(db, project_id)
 
 
-def _free_id(db: sqlite3.Connection, key: str) -> str:
+def _lock_registry(db: Connection) -> None:
+    """Hold the registry to the end of the transaction (PostgreSQL; see the module doc)."""
+    if is_postgres(db):
+        db.execute("SELECT pg_advisory_xact_lock(?)", [REGISTRY_LOCK])
+
+
+def lock(db: Connection, project_id: str, touch: str | None = None) -> Project:
+    """The project, its row locked to the end of the write transaction on PostgreSQL (one
+    writer per project at a time; SQLite's write lock is already the whole file's); with
+    `touch`, marked as used then, in the same statement. NotFoundError when there is no
+    such project."""
+    if touch is not None:  # an UPDATE locks the row as FOR NO KEY UPDATE does
+        sql, params = (
+            f"UPDATE projects SET last_accessed = ? WHERE id = ? RETURNING {COLUMNS}",
+            [
+                touch,
+                project_id,
+            ],
+        )
+    elif is_postgres(db):
+        sql, params = f"SELECT {COLUMNS} FROM projects WHERE id = ? FOR NO KEY UPDATE", [project_id]
+    else:
+        return get(db, project_id)
+    row = one(db, sql, params)
+    if row is None:
+        raise NotFoundError(f"no project with id '{project_id}'")
+    return Project.model_validate(row)
+
+
+def _free_id(db: Connection, key: str) -> str:
     # A renamed project keeps its id, so a new project may need "-2", "-3", ...
     candidate, n = key, 1
     while scalar(db, "SELECT 1 FROM projects WHERE id = ?", [candidate]):
@@ -73,7 +111,7 @@ def _free_id(db: sqlite3.Connection, key: str) -> str:
     return candidate
 
 
-def get(db: sqlite3.Connection, project_id: str) -> Project:
+def get(db: Connection, project_id: str) -> Project:
     """The project with this exact id; NotFoundError otherwise."""
     row = one(db, f"SELECT {COLUMNS} FROM projects WHERE id = ?", [project_id])
     if row is None:
@@ -81,7 +119,7 @@ def get(db: sqlite3.Connection, project_id: str) -> Project:
     return Project.model_validate(row)
 
 
-def find(db: sqlite3.Connection, name: str) -> Project:
+def find(db: Connection, name: str) -> Project:
     """The project called `name` (or with that id), ignoring case and accents."""
     key = slugify(name)
     row = one(
@@ -95,9 +133,9 @@ def find(db: sqlite3.Connection, name: str) -> Project:
     return Project.model_validate(row)
 
 
-def _not_found_message(db: sqlite3.Connection, name: str) -> str:
+def _not_found_message(db: Connection, name: str) -> str:
     names = [r["name"] for r in rows(db, "SELECT name FROM projects ORDER BY name")]
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    close = _close_names(db, name, names)
     hint = f" Did you mean: {', '.join(close)}?" if close else ""
     known = f" Projects: {', '.join(names)}." if names and not close else ""
     return (
@@ -106,7 +144,17 @@ def _not_found_message(db: sqlite3.Connection, name: str) -> str:
     )
 
 
-def summaries(db: sqlite3.Connection) -> list[ProjectSummary]:
+def _close_names(db: Connection, name: str, names: list[str]) -> list[str]:
+    """Up to three names like `name`: by trigrams on PostgreSQL (pg_trgm, indexed), else
+    difflib's ratio over every name."""
+    if is_postgres(db):
+        from design_agent.memory.postgres.search import similar_projects
+
+        return [found for _, found in similar_projects(db, name, 3)]
+    return difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+
+
+def summaries(db: Connection) -> list[ProjectSummary]:
     """Every project, most recently used first, with its counts and the active flag."""
     active = agent_memory.get_state(db, ACTIVE_KEY)
     found = rows(
@@ -121,21 +169,22 @@ def summaries(db: sqlite3.Connection) -> list[ProjectSummary]:
     return [ProjectSummary.model_validate({**r, "active": r["id"] == active}) for r in found]
 
 
-def names(db: sqlite3.Connection) -> list[str]:
+def names(db: Connection) -> list[str]:
     """Every project's name, most recently used first (no counts: read at every turn)."""
     found = db.execute("SELECT name FROM projects ORDER BY last_accessed DESC, id")
     return [str(row[0]) for row in found]
 
 
-def touch(db: sqlite3.Connection, project_id: str, now: str) -> None:
+def touch(db: Connection, project_id: str, now: str) -> None:
     """Record that the project was just used (it moves to the top of the list)."""
     db.execute("UPDATE projects SET last_accessed = ? WHERE id = ?", [now, project_id])
 
 
-def rename(db: sqlite3.Connection, project_id: str, new_name: str) -> Project:
+def rename(db: Connection, project_id: str, new_name: str) -> Project:
     """Give a project a new name (its id does not change)."""
     key = _key_of(new_name)
     with transaction(db):
+        _lock_registry(db)
         clash = one(
             db, "SELECT id, name FROM projects WHERE name_key = ? AND id != ?", [key, project_id]
         )
@@ -148,7 +197,7 @@ def rename(db: sqlite3.Connection, project_id: str, new_name: str) -> Project:
     return get(db, project_id)
 
 
-def active(db: sqlite3.Connection) -> Project | None:
+def active(db: Connection) -> Project | None:
     """The active project, or None (never set, or deleted since)."""
     project_id = agent_memory.get_state(db, ACTIVE_KEY)
     if not isinstance(project_id, str):
@@ -157,7 +206,7 @@ def active(db: sqlite3.Connection) -> Project | None:
     return None if row is None else Project.model_validate(row)
 
 
-def switch(db: sqlite3.Connection, project_id: str, now: str) -> Project:
+def switch(db: Connection, project_id: str, now: str) -> Project:
     """Make the project active and mark it as just used."""
     with transaction(db):
         get(db, project_id)
@@ -166,7 +215,7 @@ def switch(db: sqlite3.Connection, project_id: str, now: str) -> Project:
     return get(db, project_id)
 
 
-def deletion_report(db: sqlite3.Connection, project_id: str) -> DeletionReport:
+def deletion_report(db: Connection, project_id: str) -> DeletionReport:
     """What deleting the project would remove."""
 
     def count(table: str) -> int:
@@ -182,7 +231,7 @@ def deletion_report(db: sqlite3.Connection, project_id: str) -> DeletionReport:
     )
 
 
-def delete(db: sqlite3.Connection, confirmed: DeletionReport) -> DeletionReport:
+def delete(db: Connection, confirmed: DeletionReport) -> DeletionReport:
     """Delete a project and everything of it, if it still matches what the user confirmed.
 
     Its rows (turns, files, decisions, metadata and, by their link, its process
@@ -190,7 +239,13 @@ def delete(db: sqlite3.Connection, confirmed: DeletionReport) -> DeletionReport:
     one transaction. With secure_delete ON the freed bytes are zeroed; the shared
     indexes are merged so no segment keeps its words; every free page is
     overwritten (pages freed earlier may hold its words); the write-ahead log is
-    checkpointed and truncated so no old page stays in the -wal file."""
+    checkpointed and truncated so no old page stays in the -wal file.
+
+    On PostgreSQL the rows go in one transaction; their old versions stay in the table
+    files until (auto)vacuum reuses the space: the server's administrator owns that."""
+    if is_postgres(db):
+        with transaction(db):
+            return _delete_rows(db, confirmed)
     db.execute("PRAGMA secure_delete = ON")
     try:
         with transaction(db):
@@ -204,16 +259,22 @@ def delete(db: sqlite3.Connection, confirmed: DeletionReport) -> DeletionReport:
     return current
 
 
-def _delete_rows(db: sqlite3.Connection, confirmed: DeletionReport) -> DeletionReport:
+def _delete_rows(db: Connection, confirmed: DeletionReport) -> DeletionReport:
     project_id = confirmed.project.id
+    lock(db, project_id)  # no turn is saved in it meanwhile (PostgreSQL)
     current = deletion_report(db, project_id)
     if _counts(current) != _counts(confirmed):
         raise UsageError(
             f"project '{current.project.name}' changed since you confirmed "
             f"({_describe(current)} now); run the delete again to confirm these counts"
         )
-    search_key = scalar(db, "SELECT search_key FROM projects WHERE id = ?", [project_id])
-    search_index.drop_index(db, int(search_key))
+    if is_postgres(db):
+        # Its branches first: deleting a turn steps its branch back (a trigger), and a
+        # trigger may not change a row the same DELETE is removing.
+        db.execute("DELETE FROM branches WHERE project_id = ?", [project_id])
+    else:
+        search_key = scalar(db, "SELECT search_key FROM projects WHERE id = ?", [project_id])
+        search_index.drop_index(db, int(search_key))
     db.execute("DELETE FROM projects WHERE id = ?", [project_id])
     agent_memory.delete_state(db, f"{CONVERSATION_KEY}{project_id}")
     if agent_memory.get_state(db, ACTIVE_KEY) == project_id:

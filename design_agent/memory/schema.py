@@ -231,7 +231,36 @@ V7: tuple[str, ...] = (
     "CREATE INDEX project_decisions_changed_node ON project_decisions(changed_node_id)",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: V1, 2: V2, 3: V3, 4: V4, 5: V5, 6: V6, 7: V7}
+# Version 8: each searchable row keeps the language it is written in: "en", "es", or "" when
+# its words do not tell (text.guess_language). PostgreSQL indexes a row with its language's
+# stemmer (postgres/schema.py has the same version 8), and `db copy` carries it both ways.
+# The rows already here get theirs now: guess_language is an SQL function on every
+# connection (db.add_functions). Setting `language` alone fires none of the index triggers.
+LANGUAGE_OF: dict[str, str] = {
+    "conversations": "message",
+    "project_files": "content",
+    "project_decisions": "decision || ' ' || rationale",
+    "process_memory": "context || ' ' || decision || ' ' || rationale || ' ' || outcome "
+    "|| ' ' || lessons",
+}
+V8: tuple[str, ...] = (
+    *(f"ALTER TABLE {table} ADD COLUMN language TEXT NOT NULL DEFAULT ''" for table in LANGUAGE_OF),
+    *(
+        f"UPDATE {table} SET language = guess_language({text})"
+        for table, text in LANGUAGE_OF.items()
+    ),
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: V1,
+    2: V2,
+    3: V3,
+    4: V4,
+    5: V5,
+    6: V6,
+    7: V7,
+    8: V8,
+}
 LATEST_VERSION = max(MIGRATIONS)
 
 

@@ -11,8 +11,7 @@ index stays in sync with `conversations` whoever writes to it.
 
 from __future__ import annotations
 
-import sqlite3
-
+from design_agent.memory.connection import Connection
 from design_agent.memory.db import scalar, sql_literal, transaction
 from design_agent.memory.schema import FTS_OPTIONS
 
@@ -39,13 +38,13 @@ def index_statements(project_id: str, search_key: int) -> tuple[str, ...]:
     )
 
 
-def create_index(db: sqlite3.Connection, project_id: str, search_key: int) -> None:
+def create_index(db: Connection, project_id: str, search_key: int) -> None:
     """Create a project's turn index (call inside the transaction that creates it)."""
     for statement in index_statements(project_id, search_key):
         db.execute(statement)
 
 
-def drop_index(db: sqlite3.Connection, search_key: int) -> None:
+def drop_index(db: Connection, search_key: int) -> None:
     """Drop a project's triggers and index, so deleting its turns costs no index work."""
     fts = turns_index(search_key)
     for event in ("insert", "delete", "update"):
@@ -53,12 +52,12 @@ def drop_index(db: sqlite3.Connection, search_key: int) -> None:
     db.execute(f"DROP TABLE IF EXISTS {fts}")
 
 
-def next_search_key(db: sqlite3.Connection) -> int:
+def next_search_key(db: Connection) -> int:
     """A search key no live project uses (call inside the creating transaction)."""
     return int(scalar(db, "SELECT coalesce(max(search_key), 0) + 1 FROM projects"))
 
 
-def merge(db: sqlite3.Connection, search_key: int, pages: int) -> None:
+def merge(db: Connection, search_key: int, pages: int) -> None:
     """Merge a project's index segments, writing at most about `pages` pages.
 
     Every committed turn adds a small segment to its project's index and FTS5
@@ -70,7 +69,7 @@ def merge(db: sqlite3.Connection, search_key: int, pages: int) -> None:
     db.execute(f"INSERT INTO {fts}({fts}, rank) VALUES ('merge', ?)", [-abs(pages)])
 
 
-def merge_project(db: sqlite3.Connection, project_id: str, pages: int) -> None:
+def merge_project(db: Connection, project_id: str, pages: int) -> None:
     """`merge` for a project given by id, in its own write transaction (no-op if deleted)."""
     with transaction(db):
         key = scalar(db, "SELECT search_key FROM projects WHERE id = ?", [project_id])
@@ -78,7 +77,7 @@ def merge_project(db: sqlite3.Connection, project_id: str, pages: int) -> None:
             merge(db, int(key), pages)
 
 
-def optimize_all(db: sqlite3.Connection) -> None:
+def optimize_all(db: Connection) -> None:
     """Merge every full-text index into a single segment."""
     names = [
         row[0]
@@ -94,7 +93,7 @@ def optimize_all(db: sqlite3.Connection) -> None:
 SHARED_INDEXES = ("project_files_fts", "project_decisions_fts", "process_memory_fts")
 
 
-def purge_shared(db: sqlite3.Connection) -> None:
+def purge_shared(db: Connection) -> None:
     """Merge the indexes shared by all projects into one segment each.
 
     Deleting rows from a contentless FTS5 index only adds delete markers: the

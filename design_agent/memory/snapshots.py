@@ -22,15 +22,16 @@ export can refer to them by position (see export.py).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 from pydantic import Field
 
 from design_agent.core.errors import NotFoundError, UsageError
+from design_agent.memory import projects
+from design_agent.memory.connection import Connection
 from design_agent.memory.db import one, rows, transaction
-from design_agent.memory.models import ProjectState, Proposal, Row, StateDecision
+from design_agent.memory.models import ProjectState, Proposal, Row, StateDecision, Turn
 
 KEYFRAME_EVERY = 50
 Kind = Literal["keyframe", "delta"]
@@ -42,7 +43,7 @@ CHAIN = """WITH RECURSIVE up(id, parent_id, n, kind) AS (
     UNION ALL
     SELECT c.id, c.parent_id, up.n + 1, s.kind FROM up JOIN conversations c ON c.id = up.parent_id
         LEFT JOIN state_snapshots s ON s.node_id = c.id
-    WHERE up.kind IS NOT 'keyframe'
+    WHERE up.kind IS NULL OR up.kind <> 'keyframe'
 )
 SELECT up.id, up.n, up.parent_id, s.kind, s.depth, s.payload FROM up
     LEFT JOIN state_snapshots s ON s.node_id = up.id
@@ -128,12 +129,12 @@ def apply(state: ProjectState, deltas: list[StateDelta]) -> ProjectState:
     )
 
 
-def state_at(db: sqlite3.Connection, node_id: int) -> ProjectState:
+def state_at(db: Connection, node_id: int) -> ProjectState:
     """The state at a node: its own snapshot's, else its nearest ancestor's, else empty."""
     return _replay(_chain(db, node_id))[0] or ProjectState()
 
 
-def _chain(db: sqlite3.Connection, node_id: int) -> list[dict[str, Any]]:
+def _chain(db: Connection, node_id: int) -> list[dict[str, Any]]:
     found = rows(db, CHAIN, [node_id])
     if not found:
         raise NotFoundError(f"no turn {node_id}")
@@ -155,7 +156,7 @@ def _keyframe(payload: str) -> ProjectState:
     return ProjectState.model_validate_json(payload)
 
 
-def _base(db: sqlite3.Connection, parent_id: int | None) -> Base:
+def _base(db: Connection, parent_id: int | None) -> Base:
     """What a child of `parent_id` is stored against (a root: nothing, depth -1)."""
     if parent_id is None:
         return Base(None, -1, 0)
@@ -168,9 +169,7 @@ def _base(db: sqlite3.Connection, parent_id: int | None) -> Base:
     return Base(state, depth, deltas)
 
 
-def save(
-    db: sqlite3.Connection, node_id: int, state: ProjectState, every: int = KEYFRAME_EVERY
-) -> Kind:
+def save(db: Connection, node_id: int, state: ProjectState, every: int = KEYFRAME_EVERY) -> Kind:
     """Store `state` as the state at `node_id` (replacing one stored there); which kind."""
     if every < 1:
         raise UsageError("a keyframe every N nodes needs N of 1 or more")
@@ -178,6 +177,7 @@ def save(
         node = one(db, "SELECT project_id, parent_id FROM conversations WHERE id = ?", [node_id])
         if node is None:
             raise NotFoundError(f"no turn {node_id}")
+        projects.lock(db, node["project_id"])
         base = _base(db, node["parent_id"])
         _check_decisions(db, node["project_id"], state, base.state)
         dependents = rows(db, DEPENDENTS, [node_id])
@@ -188,9 +188,17 @@ def save(
     return kind
 
 
-def _write(
-    db: sqlite3.Connection, node_id: int, state: ProjectState, base: Base, every: int
-) -> Kind:
+def save_new(db: Connection, turn: Turn, state: ProjectState, every: int = KEYFRAME_EVERY) -> Kind:
+    """`save` for a turn just added in the caller's transaction (its project locked): no
+    snapshot can be based on it yet, so only its parent's chain is read."""
+    if every < 1:
+        raise UsageError("a keyframe every N nodes needs N of 1 or more")
+    base = _base(db, turn.parent_id)
+    _check_decisions(db, turn.project_id, state, base.state)
+    return _write(db, turn.id, state, base, every)
+
+
+def _write(db: Connection, node_id: int, state: ProjectState, base: Base, every: int) -> Kind:
     depth = base.depth + 1
     keyframe = base.state is None or depth % every == 0 or base.deltas + 1 >= every
     kind: Kind = "keyframe" if keyframe else "delta"
@@ -208,7 +216,7 @@ def _write(
 
 
 def _rebase(
-    db: sqlite3.Connection,
+    db: Connection,
     dependents: list[dict[str, Any]],
     before: ProjectState,
     after: ProjectState,
@@ -223,7 +231,7 @@ def _rebase(
 
 
 def _check_decisions(
-    db: sqlite3.Connection, project_id: str, state: ProjectState, base: ProjectState | None
+    db: Connection, project_id: str, state: ProjectState, base: ProjectState | None
 ) -> None:
     known = {d.id for d in base.decisions} if base is not None else set()
     new = sorted({d.id for d in state.decisions} - known)
@@ -255,7 +263,7 @@ def remap(kind: str, payload: str, ids: Callable[[int], int]) -> str:
     return delta.model_copy(update=kept).model_dump_json(exclude_unset=True)
 
 
-def every(db: sqlite3.Connection, project_id: str) -> list[dict[str, Any]]:
+def every(db: Connection, project_id: str) -> list[dict[str, Any]]:
     """The stored snapshots of a project's nodes, by node (for export)."""
     return rows(
         db,
@@ -265,7 +273,7 @@ def every(db: sqlite3.Connection, project_id: str) -> list[dict[str, Any]]:
     )
 
 
-def insert(db: sqlite3.Connection, node_id: int, kind: Kind, depth: int, payload: str) -> None:
+def insert(db: Connection, node_id: int, kind: Kind, depth: int, payload: str) -> None:
     """Store a snapshot as it was exported (import; the payload is checked by `remap`)."""
     db.execute(
         "INSERT INTO state_snapshots (node_id, kind, depth, payload) VALUES (?, ?, ?, ?)",

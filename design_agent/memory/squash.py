@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from design_agent.memory.db import add_functions
 from design_agent.memory.schema import LATEST_VERSION, steps
 
 # The tables FTS5 makes for each of its virtual tables (created with it, never by hand).
@@ -24,6 +25,7 @@ FTS_SHADOWS = ("_data", "_idx", "_content", "_docsize", "_config")
 def squashed() -> tuple[str, ...]:
     """The statements that build, from nothing, what the migrations build step by step."""
     db = sqlite3.connect(":memory:", isolation_level=None)
+    add_functions(db)  # migration 8 calls guess_language
     try:
         for statement in steps(0, LATEST_VERSION):
             db.execute(statement)

@@ -12,12 +12,12 @@ id lists parents before children.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 from typing import Any
 
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory.branches import node_at
+from design_agent.memory.connection import Connection
 from design_agent.memory.conversations import COLUMNS, to_turn
 from design_agent.memory.db import rows, scalar
 from design_agent.memory.models import TreeLine, TreeNode, Turn
@@ -34,7 +34,7 @@ PATH_CTE = """WITH RECURSIVE path(id, parent_id, n) AS (
 )"""
 
 
-def path_to(db: sqlite3.Connection, node_id: int, limit: int | None = None) -> list[Turn]:
+def path_to(db: Connection, node_id: int, limit: int | None = None) -> list[Turn]:
     """The turns from the root to `node_id`, root first; with `limit`, only the last ones
     (the prompt's recent turns). NotFoundError if there is no such turn."""
     if limit is not None and limit < 1:
@@ -50,7 +50,7 @@ def path_to(db: sqlite3.Connection, node_id: int, limit: int | None = None) -> l
     return [to_turn(r) for r in found]
 
 
-def path_ids(db: sqlite3.Connection, node_id: int) -> list[int]:
+def path_ids(db: Connection, node_id: int) -> list[int]:
     """The ids of the turns from the root to `node_id`, root first."""
     found = db.execute(
         f"{PATH_CTE} SELECT id FROM path ORDER BY n DESC", {"node": node_id, "limit": UNLIMITED}
@@ -58,7 +58,7 @@ def path_ids(db: sqlite3.Connection, node_id: int) -> list[int]:
     return [int(r[0]) for r in found]
 
 
-def children(db: sqlite3.Connection, node_id: int) -> list[Turn]:
+def children(db: Connection, node_id: int) -> list[Turn]:
     """The turns that continue from `node_id`, oldest first."""
     found = rows(
         db, f"SELECT {COLUMNS} FROM conversations WHERE parent_id = ? ORDER BY id", [node_id]
@@ -66,7 +66,7 @@ def children(db: sqlite3.Connection, node_id: int) -> list[Turn]:
     return [to_turn(r) for r in found]
 
 
-def number_of(db: sqlite3.Connection, turn_id: int) -> int:
+def number_of(db: Connection, turn_id: int) -> int:
     """A turn's number in its project (1 = the first turn), as /tree shows it."""
     project_id = scalar(db, "SELECT project_id FROM conversations WHERE id = ?", [turn_id])
     if project_id is None:
@@ -80,7 +80,7 @@ def number_of(db: sqlite3.Connection, turn_id: int) -> int:
     )
 
 
-def turn_at(db: sqlite3.Connection, project_id: str, number: int) -> Turn:
+def turn_at(db: Connection, project_id: str, number: int) -> Turn:
     """The turn with this number in the project (as /tree numbers them); NotFoundError."""
     found = rows(
         db, f"SELECT {COLUMNS} FROM conversations WHERE id = ?", [node_at(db, project_id, number)]
@@ -88,7 +88,7 @@ def turn_at(db: sqlite3.Connection, project_id: str, number: int) -> Turn:
     return to_turn(found[0])
 
 
-def tree(db: sqlite3.Connection, project_id: str) -> TreeLine:
+def tree(db: Connection, project_id: str) -> TreeLine:
     """The project's whole tree: the line from the root, with the forks along it."""
     found = rows(
         db,
@@ -138,7 +138,7 @@ def short(text: str) -> str:
     return flat if len(flat) <= SHORT_TEXT else flat[: SHORT_TEXT - 1].rstrip() + "…"
 
 
-def _branch_names(db: sqlite3.Connection, project_id: str) -> dict[int, list[str]]:
+def _branch_names(db: Connection, project_id: str) -> dict[int, list[str]]:
     found = rows(
         db,
         "SELECT tip_id, name FROM branches WHERE project_id = ? AND name IS NOT NULL ORDER BY id",

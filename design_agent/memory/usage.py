@@ -14,7 +14,6 @@ Days and months are UTC, as the timestamps are stored.
 from __future__ import annotations
 
 import re
-import sqlite3
 import statistics
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
@@ -24,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from design_agent.core.errors import UsageError
 from design_agent.core.messages import say
+from design_agent.memory.connection import Connection, is_postgres
 from design_agent.memory.db import rows, scalar, stamp, transaction
 
 GroupBy = Literal["day", "provider", "model", "project"]
@@ -38,6 +38,14 @@ _KEYS: dict[str, str] = {
     "project": "p.name",
     TOTAL: "'total'",
 }
+# PostgreSQL keeps a timestamptz (in UTC, postgres/connection.py), not ISO text.
+_POSTGRES_KEYS = {**_KEYS, "day": "to_char(c.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD')"}
+
+
+def _key(db: Connection, by: str) -> str:
+    return (_POSTGRES_KEYS if is_postgres(db) else _KEYS)[by]
+
+
 _RELATIVE = re.compile(r"(\d{1,4})d")
 
 
@@ -81,14 +89,14 @@ class UsageReport(BaseModel):
     total: UsageRow
 
 
-def usage_report(db: sqlite3.Connection, query: UsageQuery) -> UsageReport:
+def usage_report(db: Connection, query: UsageQuery) -> UsageReport:
     """The answers `query` selects, grouped; the total row uses the same aggregates."""
     where, params = _where(query)
-    firsts, totals = _timings(db, _KEYS[query.by], where, params)
-    grouped = _aggregate(db, _KEYS[query.by], where, params, (firsts, totals))
+    firsts, totals = _timings(db, _key(db, query.by), where, params)
+    grouped = _aggregate(db, _key(db, query.by), where, params, (firsts, totals))
     # The total's medians are over every group's timings (read once, not twice).
     everything = ({TOTAL: _joined(firsts)}, {TOTAL: _joined(totals)})
-    total = _aggregate(db, _KEYS[TOTAL], where, params, everything)
+    total = _aggregate(db, _key(db, TOTAL), where, params, everything)
     return UsageReport(
         by=query.by,
         project_id=query.project_id,
@@ -114,7 +122,7 @@ Timings = dict[str, list[int]]
 
 
 def _aggregate(
-    db: sqlite3.Connection,
+    db: Connection,
     key: str,
     where: str,
     params: list[Any],
@@ -138,9 +146,7 @@ def _aggregate(
     return found
 
 
-def _timings(
-    db: sqlite3.Connection, key: str, where: str, params: list[Any]
-) -> tuple[Timings, Timings]:
+def _timings(db: Connection, key: str, where: str, params: list[Any]) -> tuple[Timings, Timings]:
     """Each group's times to first token and total times (ms), of the turns that reported
     them. (Measured: one read of plain tuples, sorted here for the median, beats SQLite
     window functions by about 2x.)"""
@@ -172,7 +178,7 @@ def month_start(now: datetime) -> datetime:
     return datetime(utc.year, utc.month, 1, tzinfo=UTC)
 
 
-def month_spend(db: sqlite3.Connection, project_id: str, now: datetime) -> float:
+def month_spend(db: Connection, project_id: str, now: datetime) -> float:
     """What a project's answers cost this calendar month, as the providers reported it."""
     spent = scalar(
         db,
@@ -194,7 +200,7 @@ class TurnFigures(BaseModel):
     total_ms: int | None = None
 
 
-def record_figures(db: sqlite3.Connection, turn_id: int, figures: TurnFigures) -> None:
+def record_figures(db: Connection, turn_id: int, figures: TurnFigures) -> None:
     """Store an answer's tokens in/out and timings (in the caller's transaction, if any)."""
     with transaction(db):
         db.execute(

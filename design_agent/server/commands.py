@@ -91,7 +91,7 @@ def serve(ctx: click.Context, port: int, host: str, detach: bool) -> None:
     def lines(url: str) -> list[str]:
         return [url, say("server_stop_hint", language)]
 
-    ctx.exit(run_server(app.home, host, port, lambda line: click.echo(line), lines))
+    ctx.exit(run_server(app.home, host, port, lambda line: click.echo(line), lines, app.database))
 
 
 def _detach(home: Path, log_file: Path, port: int, host: str, language: str) -> None:

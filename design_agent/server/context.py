@@ -20,6 +20,7 @@ from design_agent.core.paths import HomeLayout
 if TYPE_CHECKING:
     from design_agent.knowledge.registry import Catalogue
     from design_agent.memory import Memory
+    from design_agent.memory.url import DatabaseUrl
     from design_agent.providers.spec import AdapterSpec
     from design_agent.server.turns import TurnManager
     from design_agent.turn.session import Services, SharedServices
@@ -36,6 +37,7 @@ class ServerContext:
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     turns: TurnManager = field(init=False)
     upload_limit_mb: int = 10
+    database: DatabaseUrl | None = None  # None: the home's file (cli/context.py resolves it)
     # The home's services, shared by every request and turn (turn/session.py); the MCP
     # endpoint at /mcp uses the same ones.
     shared: SharedServices = field(init=False, repr=False)
@@ -44,7 +46,7 @@ class ServerContext:
         from design_agent.server.turns import TurnManager
         from design_agent.turn.session import SharedServices
 
-        self.shared = SharedServices(self.home)
+        self.shared = SharedServices(self.home, self.database)
         self.turns = TurnManager(self.services)
 
     @contextmanager

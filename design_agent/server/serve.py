@@ -14,7 +14,7 @@ import signal
 import socket
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from design_agent.core import startup
 from design_agent.core.errors import UsageError
@@ -29,6 +29,9 @@ from design_agent.server.lifecycle import (
 )
 from design_agent.server.security import is_loopback
 from design_agent.server.uploads import clean_uploads
+
+if TYPE_CHECKING:
+    from design_agent.memory.url import DatabaseUrl
 
 GRACEFUL_SECONDS = 5
 BACKLOG = 128
@@ -67,8 +70,10 @@ def run_server(
     port: int = 0,
     say_line: Callable[[str], None] = print,
     lines: Callable[[str], list[str]] | None = None,
+    database: DatabaseUrl | None = None,
 ) -> int:
-    """Serve until a stop signal; 0 after a clean stop. `lines(url)` gives what to print."""
+    """Serve until a stop signal; 0 after a clean stop. `lines(url)` gives what to print;
+    `database` is the memory's (None: the home's file)."""
     running = live_server(home)
     if running is not None:
         where = url_of(running, token=False)
@@ -78,7 +83,9 @@ def run_server(
         )
     clean_uploads(home)  # left by a server killed mid-upload; no other serves this home
     sock = bind(host, port)
-    context = ServerContext(home=home, token=secrets.token_urlsafe(32), host=host)
+    context = ServerContext(
+        home=home, token=secrets.token_urlsafe(32), host=host, database=database
+    )
     context.port = int(sock.getsockname()[1])
     info = server_record(
         os.getpid(), context.port, host, context.token, context.started.isoformat()

@@ -11,7 +11,6 @@ a turn, and how to show an action's result (the budget's question stops an answe
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -29,6 +28,7 @@ from design_agent.core.events import (
 from design_agent.core.messages import say
 from design_agent.core.models import Agent, Task
 from design_agent.knowledge.prompt import PastTurn
+from design_agent.memory.faults import STORAGE_ERRORS
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.memory.recovery import Unsaved, not_saved, reserve
 from design_agent.providers.resolve import Resolution, missing_notice
@@ -330,7 +330,7 @@ class Answering:
                     request=asked,
                     band=_band(chosen),
                 )
-        except sqlite3.Error as e:
+        except STORAGE_ERRORS as e:  # SQLite's, or a database server out of reach
             raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e
 
     def _not_saved(
@@ -340,7 +340,7 @@ class Answering:
         stream: AnswerStream,
         user_turn: int,
         request: BuiltRequest,
-        error: sqlite3.Error,
+        error: Exception,
     ) -> DesignAgentError:
         """The answer the database did not take, kept in the recovery journal; the error."""
         assert turn.project is not None

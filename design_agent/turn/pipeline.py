@@ -18,7 +18,6 @@ first).
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -44,6 +43,7 @@ from design_agent.core.events import (
 from design_agent.core.messages import say
 from design_agent.core.preferences import resolve_preferences
 from design_agent.core.settings import EffectiveSettings
+from design_agent.memory.faults import STORAGE_ERRORS
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.providers.run import ProviderRun
 from design_agent.providers.runner import RunGroup
@@ -230,7 +230,7 @@ class Pipeline:
             yield from self._route(turn, timer)
         except BaseException:
             # The turn's own error says more than the state's failing too (a full disk).
-            with contextlib.suppress(sqlite3.Error):
+            with contextlib.suppress(*STORAGE_ERRORS):
                 finish_state(self.memory, turn.conversation)
             raise
         finish_state(self.memory, turn.conversation)

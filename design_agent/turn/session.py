@@ -23,6 +23,7 @@ from design_agent.core.settings import EffectiveSettings, Settings, load_setting
 from design_agent.knowledge.guides import Knowledge
 from design_agent.knowledge.registry import Catalogue
 from design_agent.memory import Memory
+from design_agent.memory.url import DatabaseUrl
 from design_agent.providers.resolve import Resolution, resolve_provider
 from design_agent.providers.spec import AdapterSpec, load_adapters
 from design_agent.understanding.matching import Matcher
@@ -121,8 +122,9 @@ class SharedServices:
     read again when one of its files changed, at most once a second (a method added with
     `methods new` while the process runs)."""
 
-    def __init__(self, home: HomeLayout) -> None:
+    def __init__(self, home: HomeLayout, database: DatabaseUrl | None = None) -> None:
         self.home = home
+        self.database = database  # None: the home's own file
         self._shared: dict[str, object] = {}
         self._lock = threading.RLock()
         self._checked = 0.0
@@ -130,7 +132,7 @@ class SharedServices:
     @contextmanager
     def memory(self) -> Iterator[Memory]:
         """This thread's own connection to the home's database, closed after the block."""
-        memory = Memory.open(self.home.database_file)
+        memory = Memory.open(self.database or self.home.database_file)
         try:
             yield memory
         finally:
@@ -139,7 +141,7 @@ class SharedServices:
     def services(self) -> Services:
         """A call's services: a fresh Memory (close it: `services.memory.close()`) and the
         shared catalogue, matcher, knowledge and adapters."""
-        memory = Memory.open(self.home.database_file)
+        memory = Memory.open(self.database or self.home.database_file)
         services = Services(self.home, self.catalogue(), memory)
         with self._lock:  # each built once, by the first call that needs it
             for name in SHARED:
