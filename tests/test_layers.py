@@ -24,6 +24,7 @@ LAYERS = [
     ["report"],
     ["understanding"],
     ["knowledge"],
+    ["evidence"],
     ["memory", "providers"],
     ["core"],
 ]

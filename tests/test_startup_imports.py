@@ -48,6 +48,13 @@ LAZY = (
     "psycopg_pool",
     "design_agent.memory.postgres",
     "design_agent.memory.copy",
+    # Research evidence's readers: only when a file is added (evidence add, an upload).
+    "webvtt",
+    "docx",
+    "design_agent.evidence.formats",
+    "design_agent.evidence.captions",
+    "design_agent.evidence.word",
+    "design_agent.evidence.surveys",
 )
 
 # A turn reads its home's words (the lexicon, and the intent patterns made from it) from

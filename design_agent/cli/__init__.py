@@ -43,6 +43,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.decisions:decisions",
         "Record the project's decisions with their rationale, and list or search them.",
     ),
+    "evidence": (
+        "design_agent.cli.evidence:evidence",
+        "Research evidence: interview transcripts, notes, survey exports and reviews.",
+    ),
     "files": (
         "design_agent.cli.memory:files",
         "Add briefs and other documents to a project, and list them.",

@@ -51,6 +51,12 @@ class ConflictError(UsageError):
     (the API answers 409 `conflict`; the command line exits 2, as for any usage error)."""
 
 
+class EvidenceInputError(UsageError):
+    """A research file that cannot be read as evidence (an unknown format, no speaker labels,
+    a CSV header not recognised, no moderator to tell): one line naming the file, the line
+    and what to do; nothing of the files added with it is stored (exit 2)."""
+
+
 class ConfigError(DesignAgentError):
     """A configuration, catalogue or adapter file is invalid."""
 

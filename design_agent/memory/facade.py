@@ -71,6 +71,8 @@ from design_agent.memory.models import (
 from design_agent.memory.url import DatabaseUrl
 
 if TYPE_CHECKING:
+    from design_agent.memory.evidence_store import EvidenceStore
+
     # Export and import are rare: their models and YAML load only when one is made.
     from design_agent.memory.export import ProjectExport
 
@@ -401,6 +403,15 @@ class Memory:
     def set_metadata(self, project_id: str, key: str, value: Any) -> None:
         """Store a JSON value under `key` for a project; None removes it."""
         metadata.set_value(self.db, project_id, key, value, self._now())
+
+    # Research evidence -----------------------------------------------------
+
+    @property
+    def evidence(self) -> EvidenceStore:
+        """Sessions, speakers, segments and survey rows (memory/evidence_store.py)."""
+        from design_agent.memory.evidence_store import EvidenceStore
+
+        return EvidenceStore(self.db, self._now)
 
     # Files ----------------------------------------------------------------
 

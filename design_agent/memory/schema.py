@@ -251,6 +251,76 @@ V8: tuple[str, ...] = (
     ),
 )
 
+# Version 9 belongs to team accounts (people and roles, branch pg-28): nothing here until it
+# is merged. Version 10 asks nothing of it.
+V9: tuple[str, ...] = ()
+
+# Version 10: research evidence (design_agent/evidence/). A session is one file (an
+# interview, a survey export, a reviews file) with its code (S03, never reused in its
+# project: evidence_counters); a speaker is a participant (P3, or R12 for a survey's
+# respondent, C4 for a review's author) or a moderator (M1), one code per name across the
+# project's sessions; a segment is one speaker turn with its stable id (S03.T047), its time
+# and its text, searched by FTS5 like the files (a per-project scope token); a survey's rows
+# are kept as JSON answers keyed by question (the questions are the session's).
+EVIDENCE_TABLES: tuple[str, ...] = (
+    """CREATE TABLE evidence_sessions (
+        id INTEGER PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        code TEXT NOT NULL,
+        title TEXT NOT NULL,
+        source TEXT NOT NULL,
+        format TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('interview', 'survey', 'reviews')),
+        language TEXT NOT NULL DEFAULT '',
+        sha256 TEXT NOT NULL,
+        questions TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(questions)),
+        added_at TEXT NOT NULL,
+        UNIQUE (project_id, sha256),
+        UNIQUE (project_id, code)
+    )""",
+    """CREATE TABLE evidence_speakers (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES evidence_sessions(id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('participant', 'moderator')),
+        participant TEXT NOT NULL,
+        UNIQUE (session_id, name_key)
+    )""",
+    "CREATE INDEX evidence_speakers_project ON evidence_speakers(project_id, name_key)",
+    """CREATE TABLE evidence_segments (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES evidence_sessions(id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        speaker_id INTEGER NOT NULL REFERENCES evidence_speakers(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        start_seconds REAL,
+        text TEXT NOT NULL,
+        language TEXT NOT NULL DEFAULT '',
+        UNIQUE (project_id, code)
+    )""",
+    "CREATE INDEX evidence_segments_session ON evidence_segments(session_id, seq)",
+    "CREATE INDEX evidence_segments_speaker ON evidence_segments(speaker_id)",
+    """CREATE TABLE evidence_responses (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES evidence_sessions(id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        respondent TEXT NOT NULL,
+        answers TEXT NOT NULL CHECK (json_valid(answers))
+    )""",
+    "CREATE INDEX evidence_responses_session ON evidence_responses(session_id, id)",
+    """CREATE TABLE evidence_counters (
+        project_id TEXT PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+        next_session INTEGER NOT NULL
+    )""",
+)
+V10: tuple[str, ...] = (
+    *EVIDENCE_TABLES,
+    *_fts_sync("evidence_segments", "evidence_segments_fts", ["text"], scope=True),
+)
+
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: V1,
     2: V2,
@@ -260,6 +330,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     6: V6,
     7: V7,
     8: V8,
+    9: V9,
+    10: V10,
 }
 LATEST_VERSION = max(MIGRATIONS)
 

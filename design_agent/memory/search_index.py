@@ -90,7 +90,12 @@ def optimize_all(db: Connection) -> None:
             db.execute(f"INSERT INTO {name}({name}) VALUES ('optimize')")
 
 
-SHARED_INDEXES = ("project_files_fts", "project_decisions_fts", "process_memory_fts")
+SHARED_INDEXES = (
+    "project_files_fts",
+    "project_decisions_fts",
+    "process_memory_fts",
+    "evidence_segments_fts",
+)
 
 
 def purge_shared(db: Connection) -> None:

@@ -124,6 +124,37 @@ TABLES: tuple[Table, ...] = (
         where=f"key <> '{WARNED_KEY}'",  # the folder and mode an SQLite home was warned of
     ),
 )
+TABLES += (
+    Table(
+        "evidence_sessions",
+        ("id",),
+        _names("id project_id code title source format kind language sha256 questions added_at"),
+        _set("added_at"),
+        _set("questions"),
+    ),
+    Table(
+        "evidence_speakers",
+        ("id",),
+        _names("id session_id project_id name name_key role participant"),
+    ),
+    Table(
+        "evidence_segments",
+        ("id",),
+        _names("id session_id project_id speaker_id seq code start_seconds text language"),
+    ),
+    Table(
+        "evidence_responses",
+        ("id",),
+        _names("id session_id project_id respondent answers"),
+        json=_set("answers"),
+    ),
+    Table(
+        "evidence_counters",
+        ("project_id",),
+        _names("project_id next_session"),
+        identity=False,
+    ),
+)
 BY_NAME = {table.name: table for table in TABLES}
 
 

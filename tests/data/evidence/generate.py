@@ -363,7 +363,6 @@ def write_sessions(sessions: list[Session], rng: random.Random) -> None:
 def quotes(sessions: list[Session], rng: random.Random) -> list[dict]:
     swaps = load("paraphrase.yaml")
     banks = {lang: load(f"bank_{lang}.yaml") for lang in ("en", "es")}
-    who = participants(sessions)
     said = [(s, t) for s in sessions for t in s.turns if t.core]
     out: list[dict] = []
 

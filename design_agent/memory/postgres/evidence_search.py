@@ -1,0 +1,24 @@
+"""Evidence segments by full-text search on PostgreSQL: the generated tsvector of
+evidence_segments (in the segment's language, postgres/schema.py version 10), ranked as the
+turns are (postgres/search.ranked), scoped to one project."""
+
+from __future__ import annotations
+
+from design_agent.memory.connection import Connection
+from design_agent.memory.postgres.search import TURN_WEIGHTS, Query, planned
+from design_agent.memory.postgres.search import ranked as ranked_rows
+from design_agent.memory.text import inflection_stem, query_terms
+
+CAP = 2000
+
+
+def ranked(db: Connection, project_id: str, query: str, limit: int) -> list[tuple[int, float]]:
+    """(segment id, score) of the best matches in one project, best first."""
+    question = Query.of(query_terms(query), inflection_stem)
+    with db.snapshot():
+        planned(db)
+        found = ranked_rows(
+            db, "evidence_segments", question, project_id=project_id, weights=TURN_WEIGHTS,
+            cap=CAP, limit=limit,
+        )  # fmt: skip
+    return [(i, score) for i, _, score in found]
