@@ -47,8 +47,9 @@ def verification(memory: Any, project_id: str) -> dict[str, float]:
     cited = store.by_code(project_id, [q["cited"] for q in quotes])
     results = []
     for q in quotes:
-        found = check_quote(store, project_id, Quote(q["quote"], q["cited"], "", 0),
-                            cited.get(q["cited"]))  # fmt: skip
+        found = check_quote(
+            store, project_id, Quote(q["quote"], q["cited"], "", 0), cited.get(q["cited"])
+        )
         results.append((q, found))
     verified = [(q, r) for q, r in results if r.status == "verified"]
     true = [(q, r) for q, r in results if q["kind"] in TRUE_KINDS]
@@ -117,8 +118,11 @@ def _recount(memory: Any, project_id: str, report: Any) -> list[tuple[str, int]]
     """Distinct participant speakers of the verified segments, read by SQL from the links."""
     out = []
     for theme in report.themes:
-        codes = [q.segment for q in report.quotes if q.theme == theme.theme
-                 and q.status in ("verified", "misattributed")]  # fmt: skip
+        codes = [
+            q.segment
+            for q in report.quotes
+            if q.theme == theme.theme and q.status in ("verified", "misattributed")
+        ]
         marks = ", ".join("?" for _ in codes) or "''"
         found = memory.db.execute(
             "SELECT count(DISTINCT p.participant) FROM evidence_segments g JOIN evidence_speakers "
@@ -143,8 +147,11 @@ def survey_figures() -> float:
         parsed = parse_file(path, path.read_bytes(), ReadOptions())
         stats = survey_stats(parsed.questions, parsed.rows)
         nps = next(q for q in stats.questions if q.kind == "nps")
-        pairs = [(nps.nps, want["nps"]), (nps.promoters, want["promoters"]),
-                 (nps.detractors, want["detractors"])]  # fmt: skip
+        pairs = [
+            (nps.nps, want["nps"]),
+            (nps.promoters, want["promoters"]),
+            (nps.detractors, want["detractors"]),
+        ]
         pairs += [(stats.crosstab[d][nps.key], v) for d, v in want["nps_by_device"].items()]
         if stats.sus_mean is not None:
             pairs.append((stats.sus_mean, want["sus_mean"]))
@@ -173,8 +180,11 @@ def hour_transcript(rng: random.Random, index: int) -> str:
     lines, clock = ["WEBVTT", ""], 0.0
     for turn in range(360):
         speaker = "Dana Brooks" if turn % 2 == 0 else f"Person {index}"
-        text = "Can you tell me more about that?" if turn % 2 == 0 else " ".join(
-            rng.sample(sentences, 3))  # fmt: skip
+        text = (
+            "Can you tell me more about that?"
+            if turn % 2 == 0
+            else " ".join(rng.sample(sentences, 3))
+        )
         end = clock + 10
         lines += [f"{turn + 1}", f"{_stamp(clock)} --> {_stamp(end)}", f"{speaker}: {text}", ""]
         clock = end
@@ -215,15 +225,39 @@ def _big_survey(path: Path, rows: int) -> None:
     rng = random.Random(5)
     with path.open("w", newline="", encoding="utf-8") as handle:
         out = csv.writer(handle)
-        out.writerow(["Timestamp", "How likely are you to recommend us to a friend?",
-                      "Booking was easy", "Device", "Anything else?"])  # fmt: skip
-        scale = ["Strongly disagree", "Disagree", "Neither agree nor disagree", "Agree",
-                 "Strongly agree"]  # fmt: skip
+        out.writerow(
+            [
+                "Timestamp",
+                "How likely are you to recommend us to a friend?",
+                "Booking was easy",
+                "Device",
+                "Anything else?",
+            ]
+        )
+        scale = [
+            "Strongly disagree",
+            "Disagree",
+            "Neither agree nor disagree",
+            "Agree",
+            "Strongly agree",
+        ]
         for i in range(rows):
-            out.writerow([f"2026/10/03 10:{i % 60:02d}:00", rng.randint(0, 10),
-                          rng.choice(scale), rng.choice(["iPhone", "Android", "Web"]),
-                          rng.choice(["", "", "The reminders are great and arrive on time",
-                                      "Booking on the phone keeps logging me out"])])  # fmt: skip
+            out.writerow(
+                [
+                    f"2026/10/03 10:{i % 60:02d}:00",
+                    rng.randint(0, 10),
+                    rng.choice(scale),
+                    rng.choice(["iPhone", "Android", "Web"]),
+                    rng.choice(
+                        [
+                            "",
+                            "",
+                            "The reminders are great and arrive on time",
+                            "Booking on the phone keeps logging me out",
+                        ]
+                    ),
+                ]
+            )
 
 
 def retrieval(folder: Path, total: int) -> dict[str, float]:
@@ -248,8 +282,12 @@ def retrieval(folder: Path, total: int) -> dict[str, float]:
             memory.evidence.search(project, query, 50)
             timings.append((time.perf_counter() - begin) * 1000)
     timings.sort()
-    return {"segments": total, "build_seconds": built, "p50_ms": statistics.median(timings),
-            "p95_ms": timings[int(len(timings) * 0.95) - 1]}  # fmt: skip
+    return {
+        "segments": total,
+        "build_seconds": built,
+        "p50_ms": statistics.median(timings),
+        "p95_ms": timings[int(len(timings) * 0.95) - 1],
+    }
 
 
 def _vocabulary() -> list[str]:
@@ -288,9 +326,19 @@ def _fill(memory: Any, projects: list[str], words: list[str], total: int, rng: A
             db.executemany(
                 "INSERT INTO evidence_segments (session_id, project_id, speaker_id, seq, code, "
                 "start_seconds, text, language) VALUES (?, ?, ?, ?, ?, ?, ?, 'en')",
-                [[session, project, speaker, i, f"S{n:05d}.T{i:04d}", float(i),
-                  " ".join(rng.choices(words, weights, k=25))] for i in range(per_session)],
-            )  # fmt: skip
+                [
+                    [
+                        session,
+                        project,
+                        speaker,
+                        i,
+                        f"S{n:05d}.T{i:04d}",
+                        float(i),
+                        " ".join(rng.choices(words, weights, k=25)),
+                    ]
+                    for i in range(per_session)
+                ],
+            )
 
 
 def main() -> None:
@@ -308,8 +356,11 @@ def main() -> None:
             figures = verification(memory, project)
             wrong = figures.pop("wrongly_verified")
             for name, value in figures.items():
-                print(f"verification  {name:32s} {value:.3f}" if isinstance(value, float)
-                      else f"verification  {name:32s} {value}")  # fmt: skip
+                print(
+                    f"verification  {name:32s} {value:.3f}"
+                    if isinstance(value, float)
+                    else f"verification  {name:32s} {value}"
+                )
             print(f"verification  wrongly verified (id, kind, score): {wrong}")
             print(
                 f"counts        'n of N' equal to the recount       {counts(memory, project):.0%}"

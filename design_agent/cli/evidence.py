@@ -106,10 +106,18 @@ def evidence_list(ctx: click.Context, project_name: str | None, as_json: bool) -
         print_json(found)
         return
     rows = [
-        [s.code, s.source, s.kind, s.format, s.language or "?", str(s.segments),
-         str(s.responses), " ".join(s.participants[:6])]
+        [
+            s.code,
+            s.source,
+            s.kind,
+            s.format,
+            s.language or "?",
+            str(s.segments),
+            str(s.responses),
+            " ".join(s.participants[:6]),
+        ]
         for s in found
-    ]  # fmt: skip
+    ]
     heads = ["session", "file", "kind", "format", "lang", "segments", "rows", "participants"]
     print_table(None, heads, rows)
 

@@ -21,6 +21,7 @@ from design_agent.cli.render import MarkdownStream
 from design_agent.core.events import (
     ActionDone,
     ChoiceNeeded,
+    EvidenceChecked,
     PreferencesLoaded,
     ProviderFallback,
     QuestionAsked,
@@ -107,6 +108,11 @@ class TurnView:
         elif isinstance(event, ChoiceNeeded):
             lines = [event.question, *(f"  {o.number}. {o.name}" for o in event.options)]
             self._print("\n".join(lines))
+        elif isinstance(event, EvidenceChecked):  # a research answer's quotes, checked
+            self._end_stream()
+            check = self.screen.markdown_stream()
+            check.feed("\n\n" + "\n".join(event.lines) + "\n")
+            check.finish()
         elif isinstance(event, ProviderFallback):  # the fallback chain moved on (fallback.py)
             self._print(event.message, style="dim")
         elif isinstance(event, Working):

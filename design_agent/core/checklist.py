@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from design_agent.core.evidence import EvidenceReport
+
 
 class CheckItem(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -24,6 +26,8 @@ class Validation(BaseModel):
     items: list[CheckItem]
     citations: list[str]
     invalid_citations: list[str]
+    # A research answer's quotes checked against the project's evidence (evidence/verify.py).
+    evidence: EvidenceReport | None = None
 
     @property
     def passed(self) -> int:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from design_agent.core.checklist import Validation
+from design_agent.core.evidence import EvidenceReport
 
 
 # Every event model is built (its validator and serializer made) when first used, not at
@@ -115,6 +116,15 @@ class Validated(StepEvent):
     summary: str
 
 
+class EvidenceChecked(StepEvent):
+    """Step 7 for a research answer: every quote checked against the sources, the counts
+    computed, the coverage; `lines` say it in the turn's language (markdown)."""
+
+    kind: Literal["evidence"] = "evidence"
+    report: EvidenceReport
+    lines: list[str]
+
+
 class TurnSaved(StepEvent):
     kind: Literal["saved"] = "saved"
     project: str
@@ -147,7 +157,7 @@ class ProviderFallback(PipelineEvent):
 
 
 # What a blocking side call to a model is doing: its own field (`kind` names the event).
-WorkKind = Literal["choosing_method", "reading_reply"]
+WorkKind = Literal["choosing_method", "reading_reply", "reading_evidence"]
 
 
 class Working(PipelineEvent):
@@ -196,6 +206,9 @@ class TurnFinished(PipelineEvent):
     options: list[TaskOption] = Field(default_factory=list)
     citations: list[str] = Field(default_factory=list)
     validation: Validation | None = None
+    # A research answer's quotes (text as found in the source, segment, participant,
+    # status) and coverage (evidence/verify.py); None for an answer that quotes nothing.
+    evidence: EvidenceReport | None = None
     decisions: list[dict[str, str]] = Field(default_factory=list)
     usage: dict[str, Any] | None = None
     first_token_seconds: float | None = None

@@ -263,6 +263,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} is a folder; give me one file in it (text, markdown or PDF).",
         "{path} es una carpeta; dame un archivo de dentro (texto, markdown o PDF).",
     ),
+    "evidence_added": (
+        "Added {count} evidence file(s) to '{project}': {sessions}. Research methods (affinity "
+        "map, synthesis, personas...) will quote them, and every quote is checked.",
+        "He añadido {count} archivo(s) de evidencia a '{project}': {sessions}. Los métodos de "
+        "investigación (afinidad, síntesis, personas...) los citarán, y compruebo cada cita.",
+    ),
+    "draft_heading": ("## Draft groups (offline)", "## Grupos provisionales (sin modelo)"),
+    "draft_note": (
+        "No AI model wrote this: the participants' segments that speak of your request are "
+        "grouped by the words they share. These are draft groups, not themes; name them "
+        "yourself, or ask again with a model. Each quote is a participant's own words.",
+        "Esto no lo ha escrito ningún modelo de IA: los fragmentos de los participantes que "
+        "hablan de tu petición se agrupan por las palabras que comparten. Son grupos "
+        "provisionales, no temas; ponles nombre tú, o pídelo de nuevo con un modelo. Cada "
+        "cita son palabras literales de un participante.",
+    ),
+    "draft_group": ("Group {n}: {terms}", "Grupo {n}: {terms}"),
+    "draft_segments": (
+        "{segments} segment(s), from {people}.",
+        "{segments} fragmento(s), de {people}.",
+    ),
+    "draft_kwic": ("### Your words in context", "### Tus palabras en contexto"),
+    "draft_facts": (
+        "### Survey statistics (computed)",
+        "### Estadísticas de las encuestas (calculadas)",
+    ),
+    "evidence_duplicate": (
+        "{source} is already here as {code}; nothing changed.",
+        "{source} ya está aquí como {code}; no he cambiado nada.",
+    ),
     "file_refused": ("Could not add {path}: {reason}", "No he podido añadir {path}: {reason}"),
     "file_type_brief": ("brief", "brief"),
     "file_type_research": ("research note", "nota de investigación"),
@@ -571,6 +601,48 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "work_doing_choosing_method": ("choosing the method", "se elegía el método"),
     "work_doing_reading_reply": ("reading your reply", "se leía tu respuesta"),
+    "work_reading_evidence": (
+        "reading the research sessions…",
+        "leyendo las sesiones de investigación…",
+    ),
+    "work_doing_reading_evidence": ("the sessions were read", "se leían las sesiones"),
+    # -- the check of a research answer's evidence (evidence/verify.py, turn/evidence.py) ----
+    "evidence_heading": ("### Evidence check", "### Comprobación de la evidencia"),
+    "evidence_summary": (
+        "{quotes} quote(s) checked against the sources: {verified} verified, {check} to "
+        "check, {moved} re-pointed, {removed} removed.",
+        "{quotes} cita(s) comprobadas con las fuentes: {verified} verificadas, {check} por "
+        "revisar, {moved} reasignadas, {removed} eliminadas.",
+    ),
+    "evidence_quote": ('- "{text}" ({who}) {segment}', '- "{text}" ({who}) {segment}'),
+    "evidence_check_quote": (
+        '- to check: "{text}" ({who}) {segment}: close but not the same words',
+        '- por revisar: "{text}" ({who}) {segment}: parecido, pero no son las mismas palabras',
+    ),
+    "evidence_moved": (
+        '- re-pointed: "{text}" was cited as {cited}; {who} said it in {segment}',
+        '- reasignada: "{text}" se citó como {cited}; lo dijo {who} en {segment}',
+    ),
+    "evidence_removed": (
+        '- removed: "{quote}" ({cited}): not found in any session',
+        '- eliminada: "{quote}" ({cited}): no aparece en ninguna sesión',
+    ),
+    "evidence_excluded": (
+        '- not counted: "{quote}": {reason}',
+        '- no cuenta: "{quote}": {reason}',
+    ),
+    "evidence_theme": (
+        "- {theme}: {count} of {total} participants ({people})",
+        "- {theme}: {count} de {total} participantes ({people})",
+    ),
+    "evidence_interpretation": (
+        "- {theme}: no verified quote; the model's interpretation",
+        "- {theme}: ninguna cita verificada; interpretación del modelo",
+    ),
+    "evidence_counts": (
+        "Counts (computed from the verified quotes):",
+        "Recuentos (calculados a partir de las citas verificadas):",
+    ),
     "assumed": (
         "the request is about {task}; no further details were given",
         "la petición trata de {task}; no se dieron más detalles",

@@ -111,6 +111,9 @@ class Task(StrictModel):
     # (lexicon/<language>/shapes.yaml), each shape two groups or more
     # (understanding/shapes.py).
     shapes: list[Annotated[list[Identifier], Field(min_length=2)]] = Field(default_factory=list)
+    # A research method that works from the project's evidence (design_agent/evidence/):
+    # its prompt gets the evidence block, its answer's quotes are checked, its counts computed.
+    evidence: Literal["synthesis", "survey"] | None = None
     es: TaskSpanish | None = None
 
     def description_in(self, language: str) -> str:

@@ -103,6 +103,20 @@ class DatabaseSetting(BaseModel):
         return f"url={hide_password(self.url)}" if self.url else "url=- (the home's file)"
 
 
+class EvidenceSetting(BaseModel):
+    """`evidence.*`: how research evidence reaches a provider (design_agent/evidence/)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    anonymise: bool = Field(
+        default=False,
+        description="replace people's names by participant ids (P3) in what is sent",
+    )
+
+    def __str__(self) -> str:
+        return f"anonymise={'on' if self.anonymise else 'off'}"
+
+
 class Settings(BaseModel):
     """The settings file (`settings.yaml` in the home); every key is optional there."""
 
@@ -136,6 +150,10 @@ class Settings(BaseModel):
     database: DatabaseSetting = Field(
         default_factory=DatabaseSetting,
         description="database.url: the memory's database (env DESIGN_AGENT_DATABASE_URL)",
+    )
+    evidence: EvidenceSetting = Field(
+        default_factory=EvidenceSetting,
+        description="evidence.anonymise: names replaced by participant ids (P3) when sent",
     )
     keyframe_every: int = Field(
         50,
@@ -214,7 +232,7 @@ def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, An
     environ = dict(os.environ if environ is None else environ)
     values: dict[str, Any] = {}
     for key in SETTING_KEYS:
-        if key not in ("bins", "database") and environ.get(ENV_PREFIX + key.upper()):
+        if key not in ("bins", "database", "evidence") and environ.get(ENV_PREFIX + key.upper()):
             values[key] = environ[ENV_PREFIX + key.upper()]
     if environ.get(DATABASE_ENV):
         values["database"] = {"url": environ[DATABASE_ENV]}
@@ -274,6 +292,12 @@ def set_setting(home: HomeLayout, key: str, value: str) -> Any:
         data["providers"] = {**data.get("providers", {}), **_provider_choice(sub, value)}
     elif top == "budget":
         data["budget"] = {**data.get("budget", {}), **_budget(sub, value)}
+    elif top == "evidence":
+        if sub != "anonymise":
+            raise UsageError("set evidence.anonymise on or off, e.g. evidence.anonymise on")
+        data["evidence"] = {"anonymise": value.strip().lower() in {"on", "true", "yes", "1"}}
+        if value.strip().lower() not in {"on", "off", "true", "false", "yes", "no", "1", "0"}:
+            raise UsageError(f"invalid value for {key}: say on or off, not '{value}'")
     elif top == "database":
         if sub != "url":
             raise UsageError("set the database as database.url, e.g. postgresql://me@host/design")

@@ -17,10 +17,17 @@ def survey_lines(stats: SurveyStats) -> list[str]:
         lines.append(f"SUS: mean {stats.sus_mean} of 100 ({stats.sus_answered} complete answers)")
     if stats.by and stats.crosstab:
         lines.append(f"By '{stats.by}':")
+        texts = {q.key: q.text for q in stats.questions}
         for value, cell in stats.crosstab.items():
-            figures = "; ".join(f"{k}: {v}" for k, v in cell.items() if k != "responses")
+            figures = "; ".join(
+                f"{_short(texts.get(k, k))}: {v}" for k, v in cell.items() if k != "responses"
+            )
             lines.append(f"  {value} ({cell['responses']} responses): {figures}")
     return lines
+
+
+def _short(text: str, width: int = 48) -> str:
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
 def question_line(q: QuestionStats) -> str:

@@ -77,9 +77,14 @@ def _interview(
     chosen = moderators(source, segments, options.moderators)
     sample = " ".join(s.text for s in segments[:60])
     return Parsed(
-        source=source, format=fmt, kind="interview", title=Path(source).stem,
-        segments=segments, moderators=chosen, language=guess_language(sample),
-    )  # fmt: skip
+        source=source,
+        format=fmt,
+        kind="interview",
+        title=Path(source).stem,
+        segments=segments,
+        moderators=chosen,
+        language=guess_language(sample),
+    )
 
 
 def _csv(source: str, text: str, options: ReadOptions) -> Parsed:
@@ -94,16 +99,25 @@ def _csv(source: str, text: str, options: ReadOptions) -> Parsed:
         said = surveys.open_answers(table)
         sample = " ".join([*(q.text for q in table.questions), *(s.text for s in said[:40])])
         return Parsed(
-            source=source, format=kind, kind="survey", title=Path(source).stem,
-            segments=said, questions=table.questions, rows=table.rows,
+            source=source,
+            format=kind,
+            kind="survey",
+            title=Path(source).stem,
+            segments=said,
+            questions=table.questions,
+            rows=table.rows,
             language=guess_language(sample),
-        )  # fmt: skip
+        )
     mapping = options.mapping or options.known_mapping(rows[0])
     if mapping is None:
         raise reviews.ask_for_mapping(source, rows[0])
     segments, data = reviews.read_reviews(rows, mapping)
     return Parsed(
-        source=source, format="reviews_csv", kind="reviews", title=Path(source).stem,
-        segments=segments, rows=data,
+        source=source,
+        format="reviews_csv",
+        kind="reviews",
+        title=Path(source).stem,
+        segments=segments,
+        rows=data,
         language=guess_language(" ".join(s.text for s in segments[:60])),
-    )  # fmt: skip
+    )

@@ -36,16 +36,20 @@ def read_labelled(source: str, text: str) -> list[ParsedSegment]:
         header, inline = HEADER.match(line), INLINE.match(line)
         if header and _is_name(header.group("name")):
             current = ParsedSegment(
-                speaker=header.group("name"), start=seconds(header.group("time")), text="",
+                speaker=header.group("name"),
+                start=seconds(header.group("time")),
+                text="",
                 line=number,
-            )  # fmt: skip
+            )
             pieces.append(current)
         elif inline and _is_name(inline.group("name")):
             time = inline.group("before") or inline.group("after")
             current = ParsedSegment(
-                speaker=inline.group("name").strip(), start=seconds(time) if time else None,
-                text=inline.group("text"), line=number,
-            )  # fmt: skip
+                speaker=inline.group("name").strip(),
+                start=seconds(time) if time else None,
+                text=inline.group("text"),
+                line=number,
+            )
             pieces.append(current)
         elif current is not None:  # a wrapped line, or the text under a header
             current = current.model_copy(update={"text": f"{current.text} {line}".strip()})

@@ -48,8 +48,10 @@ def match(quote: str, segment: str) -> Match:
         return Match(100.0, "exact")
     if len(parts) > 1 and _in_order(parts, source):
         return Match(100.0, "elided")
-    scores = [fuzz.partial_ratio(p, source) if len(p) <= len(source) else fuzz.ratio(p, source)
-              for p in parts]  # fmt: skip
+    scores = [
+        fuzz.partial_ratio(p, source) if len(p) <= len(source) else fuzz.ratio(p, source)
+        for p in parts
+    ]
     return Match(float(min(scores)), "fuzzy")
 
 

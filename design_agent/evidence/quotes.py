@@ -12,8 +12,11 @@ QUOTED = re.compile(
     rf"[\"“«„](?P<quote>[^\"“”«»„\n]{{3,800}})[\"”»“]"
     rf"(?P<tail>[^\n\"“”«»]{{0,80}}?\b(?P<id>{SEGMENT_ID})\b)?"
 )
-BLOCK = re.compile(rf"^\s*>\s*(?P<quote>[^\"“”«»\n]{{12,800}}?)\s*[-—–(\[]*\s*(?:[A-Z]\d+,?\s*)?"
-                   rf"\[?(?P<id>{SEGMENT_ID})\]?\)?\s*$", re.MULTILINE)  # fmt: skip
+BLOCK = re.compile(
+    rf"^\s*>\s*(?P<quote>[^\"“”«»\n]{{12,800}}?)\s*[-—–(\[]*\s*(?:[A-Z]\d+,?\s*)?"
+    rf"\[?(?P<id>{SEGMENT_ID})\]?\)?\s*$",
+    re.MULTILINE,
+)
 HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s+(?P<h>.+?)\s*#*|\*\*(?P<b>[^*\n]{3,120})\*\*:?)\s*$")
 MIN_UNCITED_WORDS = 6
 
@@ -36,8 +39,9 @@ def quotes_in(answer: str) -> list[Quote]:
     for match in QUOTED.finditer(answer):
         text, cited = match.group("quote").strip(), match.group("id")
         if cited or len(text.split()) >= MIN_UNCITED_WORDS:
-            found[match.start()] = Quote(text, cited, _theme_at(themes, match.start()),
-                                         match.start())  # fmt: skip
+            found[match.start()] = Quote(
+                text, cited, _theme_at(themes, match.start()), match.start()
+            )
     for match in BLOCK.finditer(answer):
         if not any(q.offset >= match.start() and q.offset < match.end() for q in found.values()):
             text = match.group("quote").strip().rstrip("—–-,( ").strip()

@@ -64,8 +64,13 @@ def question_stats(q: SurveyQuestion, rows: Sequence[dict[str, Any]]) -> Questio
     if q.kind == "nps":
         score, promoters, detractors = nps([int(v) for v in values])
         counts = Counter(str(v) for v in values)
-        return QuestionStats(**base, counts=dict(sorted(counts.items(), key=lambda kv: int(
-            kv[0]))), nps=score, promoters=promoters, detractors=detractors)  # fmt: skip
+        return QuestionStats(
+            **base,
+            counts=dict(sorted(counts.items(), key=lambda kv: int(kv[0]))),
+            nps=score,
+            promoters=promoters,
+            detractors=detractors,
+        )
     if q.kind == "likert":
         return _likert(q, values, base)
     counts = Counter(str(v) for v in values)
@@ -97,9 +102,13 @@ def survey_stats(
     group = _group_question(shown, rows, by)
     crosstab = _crosstab(group, shown, rows) if group else {}
     return SurveyStats(
-        responses=len(rows), questions=stats, sus_mean=sus_mean, sus_answered=answered,
-        by=group.text if group else None, crosstab=crosstab,
-    )  # fmt: skip
+        responses=len(rows),
+        questions=stats,
+        sus_mean=sus_mean,
+        sus_answered=answered,
+        by=group.text if group else None,
+        crosstab=crosstab,
+    )
 
 
 def _sus(items: list[SurveyQuestion], rows: Sequence[dict[str, Any]]) -> tuple[float | None, int]:
@@ -138,7 +147,10 @@ def _crosstab(
             if q is group or q.kind not in ("nps", "likert", "choice", "multi"):
                 continue
             figures = question_stats(q, subset)
-            cell[q.key] = figures.nps if q.kind == "nps" else (
-                figures.top_two_box if q.kind == "likert" else figures.counts)  # fmt: skip
+            cell[q.key] = (
+                figures.nps
+                if q.kind == "nps"
+                else (figures.top_two_box if q.kind == "likert" else figures.counts)
+            )
         out[value] = cell
     return out

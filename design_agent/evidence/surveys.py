@@ -81,13 +81,21 @@ def _questions(groups, body, options_row, rows) -> list[SurveyQuestion]:  # type
     for columns, key, text in groups:
         if len(columns) > 1:
             options = [options_row[c] for c in columns] if options_row else []
-            out.append(SurveyQuestion(key=key, text=text, kind="multi", options=options,
-                                      columns=columns))  # fmt: skip
+            out.append(
+                SurveyQuestion(key=key, text=text, kind="multi", options=options, columns=columns)
+            )
             continue
         values = [row[columns[0]].strip() for row in body if row[columns[0]].strip()]
         kind = "meta" if _is_meta(key, text, columns[0]) else _kind(text, values)
-        out.append(SurveyQuestion(key=key, text=text, kind=kind, columns=columns,
-                                  options=_scale(values) if kind == "likert" else []))  # fmt: skip
+        out.append(
+            SurveyQuestion(
+                key=key,
+                text=text,
+                kind=kind,
+                columns=columns,
+                options=_scale(values) if kind == "likert" else [],
+            )
+        )
     return out
 
 

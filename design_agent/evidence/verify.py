@@ -43,6 +43,9 @@ def check_answer(store: EvidenceStore, project_id: str, answer: str) -> Evidence
         return None
     cited = store.by_code(project_id, [q.cited for q in found if q.cited])
     checks = [check_quote(store, project_id, q, cited.get(q.cited or "")) for q in found]
+    # A quote that cites no segment and is found nowhere claims to be no one's words (a
+    # guide's example label, a term): only quotes that cite a segment can be "removed".
+    checks = [c for c in checks if c.cited or c.status != "unsupported"]
     total = store.participants(project_id)
     return EvidenceReport(
         quotes=checks,
@@ -131,11 +134,21 @@ def theme_counts(checks: Sequence[QuoteCheck], total: Sequence[str]) -> list[The
     out = []
     for theme in themes:
         mine = [c for c in checks if c.theme == theme and c.status != "not_evidence"]
-        said = sorted({c.participant for c in mine if c.status in COUNTED and c.participant
-                       in people}, key=lambda p: int(p[1:]))  # fmt: skip
+        said = sorted(
+            {c.participant for c in mine if c.status in COUNTED and c.participant in people},
+            key=lambda p: int(p[1:]),
+        )
         verified = sum(c.status in COUNTED for c in mine)
-        out.append(ThemeCount(theme=theme, participants=said, count=len(said), total=len(people),
-                              quotes=verified, interpretation=verified == 0))  # fmt: skip
+        out.append(
+            ThemeCount(
+                theme=theme,
+                participants=said,
+                count=len(said),
+                total=len(people),
+                quotes=verified,
+                interpretation=verified == 0,
+            )
+        )
     return out
 
 

@@ -38,6 +38,7 @@ BLOCKS = (
     "materials",
     "project",
     "decisions",
+    "evidence",
     "recent",
     "recalled",
     "instructions",
@@ -109,8 +110,11 @@ def assemble(
     recalled: Sequence[PastTurn] = (),
     assumptions: str = "",
     instruction: str = "",
+    evidence: str = "",
 ) -> AssembledPrompt:
-    """Build the system prompt and the user prompt within `context_limit` tokens."""
+    """Build the system prompt and the user prompt within `context_limit` tokens;
+    `evidence` is a research method's evidence block body (evidence/block.py), already
+    fitted to its share of the budget."""
     budget = int(context_limit * (1 - ANSWER_RESERVE))
     blocks: dict[str, str] = {
         "request": _tag("request", _clip(inert(message), budget // 2)),
@@ -118,8 +122,10 @@ def assemble(
     }
     example = citation_example(knowledge, task.guides[0], language)
     blocks["instructions"] = instructions_block(
-        task, language, verbosity, project, assumptions, instruction, example
+        task, language, verbosity, project, assumptions, instruction, example, bool(evidence)
     )
+    if evidence:
+        blocks["evidence"] = _tag("evidence", evidence)
     left = budget - sum(estimate_tokens(b) for b in blocks.values())
     if project is not None:
         blocks["project"] = project.render(max(0, left // 3))
@@ -163,9 +169,11 @@ def instructions_block(
     assumptions: str,
     instruction: str,
     example: str,
+    evidence: bool = False,
 ) -> str:
     """The `<instructions>` block: the one outline, format, length and rules; `example` is
-    a citation of the method's main guide (citation_example)."""
+    a citation of the method's main guide (citation_example); `evidence`: the prompt
+    carries an evidence block, whose quoting rule comes with it."""
     words = frame(language)
     outline = "\n".join(f"{i}. {part}" for i, part in enumerate(task.outline(language), 1))
     low, high = length_words(task.length, verbosity)
@@ -178,6 +186,7 @@ def instructions_block(
         words["length"].format(low=f"{low:,}", high=f"{high:,}"),
         *_facts_rules(words, project, assumptions),
         words["cite"].format(example=example),
+        *([words["evidence"]] if evidence else []),
         words["confidence"],
         words["decision"],
         words["tags"],

@@ -57,6 +57,16 @@ FRAME: Final[dict[str, dict[str, str]]] = {
         "tags": "Use no other tags and do not run tools.",
         "language": "Answer in English.",
         "extra": "Also: {instruction}",
+        "evidence": "Ground the deliverable in the <evidence> above. Quote participants' "
+        'own words exactly, in double quotes, each followed by its segment id, e.g. "the '
+        'calendar only showed the next three days" [S03.T047]; at least six words per quote, '
+        "never the moderator's words. Under each theme heading give its quotes. Do not write "
+        "how many participants said something: design-agent counts them from your "
+        "citations. A claim without a quote is your interpretation: say so. The figures in "
+        "<facts> are computed: use them as they are, never recompute them.",
+        "highlights": "This is one research session. List the 8 to 15 passages that matter "
+        'most for the request below, each on its own line as: - "exact words" [segment id]: '
+        "why it matters, in a few words. Quote participants only, exactly as written.",
         "users": "who the users are",
         "problem": "the problem to solve",
         "constraints": "the constraints (time, team, technology, regulation)",
@@ -95,6 +105,18 @@ FRAME: Final[dict[str, dict[str, str]]] = {
         "tags": "No uses otras etiquetas ni ejecutes herramientas.",
         "language": "Responde en español.",
         "extra": "Además: {instruction}",
+        "evidence": "Basa el entregable en la <evidence> de arriba. Cita las palabras exactas "
+        "de los participantes, entre comillas dobles, cada cita seguida de su id de "
+        'segmento, p. ej. "el calendario solo enseñaba los próximos tres días" [S03.T047]; '
+        "al menos seis palabras por cita, nunca palabras del moderador. Bajo el encabezado "
+        "de cada tema pon sus citas. No escribas cuántos participantes dijeron algo: "
+        "design-agent los cuenta a partir de tus citas. Una afirmación sin cita es tu "
+        "interpretación: dilo. Las cifras de <facts> están calculadas: úsalas tal cual, "
+        "nunca las recalcules.",
+        "highlights": "Esta es una sesión de investigación. Enumera los 8 a 15 fragmentos "
+        "que más importan para la petición de abajo, cada uno en su línea como: - "
+        '"palabras exactas" [id de segmento]: por qué importa, en pocas palabras. Cita solo '
+        "a los participantes, exactamente como está escrito.",
         "users": "quiénes son los usuarios",
         "problem": "el problema que hay que resolver",
         "constraints": "las restricciones (plazos, equipo, tecnología, normativa)",

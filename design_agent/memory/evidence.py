@@ -83,9 +83,19 @@ def _new_session(
         "INSERT INTO evidence_sessions (project_id, code, title, source, format, kind, "
         "language, sha256, questions, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "RETURNING id",
-        [project_id, code, parsed.title, parsed.source, parsed.format, parsed.kind,
-         parsed.language, sha256, questions, now],
-    )  # fmt: skip
+        [
+            project_id,
+            code,
+            parsed.title,
+            parsed.source,
+            parsed.format,
+            parsed.kind,
+            parsed.language,
+            sha256,
+            questions,
+            now,
+        ],
+    )
     return session_id, code
 
 
@@ -139,10 +149,18 @@ def _segments(
 ) -> None:
     language = parsed.language
     values = [
-        [session_id, project_id, speakers[s.speaker], n, f"{code}.T{n:03d}", s.start, s.text,
-         language or guess_language(s.text)]
+        [
+            session_id,
+            project_id,
+            speakers[s.speaker],
+            n,
+            f"{code}.T{n:03d}",
+            s.start,
+            s.text,
+            language or guess_language(s.text),
+        ]
         for n, s in enumerate(parsed.segments, start=1)
-    ]  # fmt: skip
+    ]
     db.executemany(
         "INSERT INTO evidence_segments (session_id, project_id, speaker_id, seq, code, "
         "start_seconds, text, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -206,9 +224,14 @@ def get_session(db: Connection, project_id: str, code: str) -> EvidenceSession:
         [project_id, key, code.strip()],
     )
     if found is None:
-        have = [s["code"] for s in rows(
-            db, "SELECT code FROM evidence_sessions WHERE project_id = ? ORDER BY id",
-            [project_id])]  # fmt: skip
+        have = [
+            s["code"]
+            for s in rows(
+                db,
+                "SELECT code FROM evidence_sessions WHERE project_id = ? ORDER BY id",
+                [project_id],
+            )
+        ]
         listed = ", ".join(have) if have else "none yet (design-agent evidence add PATH)"
         raise NotFoundError(f"no evidence session '{code}' in this project; sessions: {listed}")
     return _session(db, found)
@@ -225,9 +248,10 @@ def remove(db: Connection, project_id: str, code: str) -> EvidenceSession:
 def segments_of(db: Connection, session_id: int) -> list[EvidenceSegment]:
     """A session's segments, in order."""
     found = rows(
-        db, f"SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM} WHERE g.session_id = ? ORDER BY g.seq",
+        db,
+        f"SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM} WHERE g.session_id = ? ORDER BY g.seq",
         [session_id],
-    )  # fmt: skip
+    )
     return [EvidenceSegment.model_validate(r) for r in found]
 
 
@@ -252,8 +276,9 @@ def segments_by_id(db: Connection, ids: Sequence[int]) -> dict[int, EvidenceSegm
     if not ids:
         return {}
     marks = ", ".join("?" for _ in ids)
-    found = rows(db, f"SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM} WHERE g.id IN ({marks})",
-                 list(ids))  # fmt: skip
+    found = rows(
+        db, f"SELECT {SEGMENT_COLUMNS} FROM {SEGMENT_FROM} WHERE g.id IN ({marks})", list(ids)
+    )
     return {int(r["id"]): EvidenceSegment.model_validate(r) for r in found}
 
 
@@ -268,7 +293,7 @@ def survey(db: Connection, session_id: int) -> tuple[list[SurveyQuestion], list[
             "SELECT answers FROM evidence_responses WHERE session_id = ? ORDER BY id",
             [session_id],
         )
-    ]  # fmt: skip
+    ]
     return [SurveyQuestion.model_validate(q) for q in questions], answers
 
 
@@ -287,9 +312,10 @@ def participants(db: Connection, project_id: str, kind: str = "interview") -> li
 def names(db: Connection, project_id: str) -> dict[str, str]:
     """Every speaker's name -> code in a project (for anonymising what is sent)."""
     found = rows(
-        db, "SELECT DISTINCT name, participant FROM evidence_speakers WHERE project_id = ?",
+        db,
+        "SELECT DISTINCT name, participant FROM evidence_speakers WHERE project_id = ?",
         [project_id],
-    )  # fmt: skip
+    )
     return {r["name"]: r["participant"] for r in found}
 
 

@@ -18,6 +18,10 @@ def ranked(db: Connection, project_id: str, query: str, limit: int) -> list[tupl
     if expression is None:
         return []
     return fts.ranked(
-        db, "evidence_segments_fts", scoped(project_id, expression), (0.0, 1.0),
-        cap=CAP, limit=limit,
-    )  # fmt: skip
+        db,
+        "evidence_segments_fts",
+        scoped(project_id, expression),
+        (0.0, 1.0),
+        cap=CAP,
+        limit=limit,
+    )

@@ -51,6 +51,7 @@ def compose_answer(request: ProviderRequest) -> list[str]:
     asked = " ".join((grounding.message or request.prompt).split())
     banner = t["banner"] if depth.limits else t["banner_brief"]
     blocks = [banner, _title(grounding), t["request"].format(text=_clip(asked))]
+    blocks += grounding.evidence_draft  # a research method's draft groups, when it has evidence
     usable = _usable(grounding.sections, request.language)
     if not usable or not grounding.expected_output:
         return _finish([*blocks, t["no_match"], t["sources"], t["no_sources"]])

@@ -44,6 +44,9 @@ class Grounding(_Frozen):
     project_name: str | None = None
     project_context: dict[str, Any] = Field(default_factory=dict)
     decisions: list[str] = Field(default_factory=list)
+    # A research method's draft groups from the project's evidence (evidence/draft.py),
+    # markdown blocks the offline answer shows first.
+    evidence_draft: list[str] = Field(default_factory=list)
 
 
 class ProviderRequest(_Frozen):

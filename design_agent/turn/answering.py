@@ -34,6 +34,7 @@ from design_agent.memory.recovery import Unsaved, not_saved, reserve
 from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.turn.budget import budget_gate
 from design_agent.turn.clarify import TaskChooser
+from design_agent.turn.evidence import check_evidence, evidence_event, evidence_for
 from design_agent.turn.fallback import FallbackChain
 from design_agent.turn.questions import reasked
 from design_agent.turn.recording import save_answer, save_exchange, save_request
@@ -230,8 +231,12 @@ class Answering:
         # text, hands the turn to the next one; without a chain nothing changes.
         chain = FallbackChain(self.services, turn.prefs.settings, language, self.watch)
         spec = yield from chain.ready(resolution.spec)
+        found = yield from evidence_for(
+            self.memory, turn.project.id, task, chosen.request_text, spec, turn.prefs,
+            self.services.environ,
+        )  # fmt: skip
         inputs = RequestInputs(
-            turn.request.message, chosen, agent, turn.context, turn.prefs, spec, recalled
+            turn.request.message, chosen, agent, turn.context, turn.prefs, spec, recalled, found
         )
         request = build_request(self.services.knowledge, inputs)
         yield from request.events(timer)
@@ -273,9 +278,14 @@ class Answering:
         validation = review(
             stream.text, task, turn.language, turn.context, request.loaded, request.offline
         )
+        validation, report = check_evidence(
+            self.memory, turn.project.id, task, stream.text, validation
+        )
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )
+        if report is not None and report.quotes:
+            yield evidence_event(report, turn.language, timer.lap("evidence"))
         asked = chosen.request_text if chosen.request_text != turn.request.message else None
         agent_turn = self._save(
             turn, task, agent, stream, validation, user_turn, request, asked, chosen
@@ -468,6 +478,7 @@ def _finished(
         text=stream.text,
         citations=validation.citations,
         validation=validation,
+        evidence=validation.evidence,
         decisions=[{"decision": d.decision, "rationale": d.rationale} for d in stream.decisions],
         usage=stream.usage.model_dump(exclude={"kind"}) if stream.usage else None,
         first_token_seconds=stream.first_token_seconds,

@@ -136,8 +136,14 @@ class Comparison:
     def _side(self, name: str, chosen: Chosen) -> Side:
         spec = self.services.adapters[name]
         prefs = replace(self.turn.prefs, provider=name)
+        from design_agent.turn.evidence import evidence_now
+
+        assert self.turn.project is not None
+        found = evidence_now(
+            self.services.memory, self.turn.project.id, self.task, chosen.request_text, spec, prefs
+        )
         inputs = RequestInputs(
-            chosen.request_text, chosen, self.agent, self.context, prefs, spec, []
+            chosen.request_text, chosen, self.agent, self.context, prefs, spec, [], found
         )
         return Side(spec, build_request(self.services.knowledge, inputs))
 

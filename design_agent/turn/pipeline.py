@@ -262,8 +262,15 @@ class Pipeline:
         recalled = (
             self.answering.recalled(request.reading, turn.project, context) if turn.project else []
         )
+        from design_agent.turn.evidence import TurnEvidence, evidence_now
+
+        found = TurnEvidence()
+        if turn.project is not None:
+            found = evidence_now(
+                self.memory, turn.project.id, task, request.message, resolution.spec, turn.prefs
+            )
         inputs = RequestInputs(
-            request.message, chosen, agent, context, turn.prefs, resolution.spec, recalled
+            request.message, chosen, agent, context, turn.prefs, resolution.spec, recalled, found
         )
         built = build_request(self.services.knowledge, inputs)
         return make_preview(built, resolution, match, task.name.get(language))

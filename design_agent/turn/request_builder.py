@@ -7,13 +7,14 @@ preview prints is what a turn sends.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from design_agent.core.events import GuidesLoaded, PipelineEvent, PromptReady
 from design_agent.knowledge.prompt import AssembledPrompt, PastTurn, assemble
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.routing import choose_tier
+from design_agent.turn.evidence import TurnEvidence
 from design_agent.turn.grounding import grounding, past_turns, prompt_context
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ class RequestInputs:
     prefs: Preferences
     spec: AdapterSpec
     recalled: list[PastTurn]
+    # A research method's evidence (turn/evidence.py): the prompt's block, the offline draft.
+    evidence: TurnEvidence = field(default_factory=TurnEvidence)
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ def build_request(knowledge: Knowledge, inputs: RequestInputs) -> BuiltRequest:
         recalled=inputs.recalled,
         assumptions=chosen.assumptions,
         instruction=chosen.instruction,
+        evidence=inputs.evidence.block,
     )
     tier, tier_reason = choose_tier(inputs.message, prefs.tier)
     built = ProviderRequest(
@@ -106,6 +110,6 @@ def build_request(knowledge: Knowledge, inputs: RequestInputs) -> BuiltRequest:
             knowledge.task_sections(task, prefs.language),
             context,
             prefs.language,
-        ),
+        ).model_copy(update={"evidence_draft": inputs.evidence.draft}),
     )
     return BuiltRequest(built, assembled, spec.name, spec.context_limit, spec.is_offline)

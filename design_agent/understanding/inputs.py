@@ -108,6 +108,8 @@ class AddFile(_Strict):
 
     path: str = Field(min_length=1, max_length=PATH_MAX)
     file_type: Literal["brief", "research", "design", "other"] = "brief"
+    # Research evidence (transcripts, a survey export, a folder of them): evidence add.
+    evidence: bool = False
 
 
 class RecordDecision(_Strict):

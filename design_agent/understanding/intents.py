@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from design_agent.core.lexicon import Lexicon, lexicon
+from design_agent.core.lexicon import Lexicon, LexiconWords, lexicon
 from design_agent.core.text import fold, fold_mapped, normalize, original_span, word_list, words
 from design_agent.understanding.envelope import ActionEnvelope
 from design_agent.understanding.lazy_regex import LazyPattern
@@ -668,7 +668,22 @@ def file_rule(said: Said) -> ActionEnvelope | None:
     others = set(words(said.raw.replace(path, " ")))
     if not sure and not others & intent_words().file_words and others:
         return None
-    return make("files", "add", path=path, file_type=file_type(others, path))
+    kind = file_type(others, path)
+    return make("files", "add", path=path, file_type=kind, evidence=is_evidence(others, path))
+
+
+EVIDENCE_WORDS = LexiconWords("evidence_words")
+EVIDENCE_ONLY = (".vtt", ".srt", ".csv", ".docx")
+
+
+def is_evidence(said_words: set[str], path: str) -> bool:
+    """Transcripts, notes or a survey export handed over as research evidence: the words
+    say so ("here are my interview transcripts"), or the file is a caption file, a CSV, a
+    Word transcript, or a folder."""
+    plain = path.rstrip().rstrip("/\\")
+    if said_words & EVIDENCE_WORDS or path.rstrip().endswith(("/", "\\")):
+        return True
+    return plain.lower().endswith(EVIDENCE_ONLY) or Path(plain).expanduser().is_dir()
 
 
 def quoted_path(raw: str) -> tuple[str, bool] | None:

@@ -18,7 +18,12 @@ def ranked(db: Connection, project_id: str, query: str, limit: int) -> list[tupl
     with db.snapshot():
         planned(db)
         found = ranked_rows(
-            db, "evidence_segments", question, project_id=project_id, weights=TURN_WEIGHTS,
-            cap=CAP, limit=limit,
-        )  # fmt: skip
+            db,
+            "evidence_segments",
+            question,
+            project_id=project_id,
+            weights=TURN_WEIGHTS,
+            cap=CAP,
+            limit=limit,
+        )
     return [(i, score) for i, _, score in found]
