@@ -304,6 +304,11 @@ def rich_home(memory: Memory, tmp_path: Path) -> None:
     brief = tmp_path / "brief.md"
     brief.write_text("# Brief\nEl diseño del pago, para compradores nuevos", encoding="utf-8")
     memory.add_file(project, brief)
+    evidence = Path(__file__).parent / "data" / "evidence"
+    from design_agent.evidence.ingest import add_evidence
+
+    add_evidence(memory, project, [evidence / "transcripts" / "09_zoom_es.vtt",
+                                   evidence / "surveys" / "google_forms_es.csv"])  # fmt: skip
     other = memory.create_project("Investigación de usuarios").id
     memory.add_turn(other, "user", "Necesitamos entrevistas con usuarios en México")
     memory.add_process_memory("Mobile Checkout", "moderated", "why", lessons="recruit early",
@@ -446,7 +451,7 @@ def test_db_migrate_brings_an_older_sqlite_home_forward(run_cli, home):
     build_version_1(home / "design-agent.db")
     before = json.loads(run_cli("db", "status", "--json").output)
     assert before["schema_version"] == 1 and "branches" not in before["tables"]
-    assert "from schema version 1 to 8" in run_cli("db", "migrate").output
+    assert "from schema version 1 to 10" in run_cli("db", "migrate").output
     with sqlite3.connect(home / "design-agent.db") as db:
         assert db.execute("SELECT language FROM conversations").fetchall() == [("en",)]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 
 from design_agent.core.errors import EvidenceInputError
 from design_agent.core.evidence import ParsedSegment
@@ -21,7 +22,7 @@ def read_docx(source: str, data: bytes) -> tuple[str, list[ParsedSegment]]:
 
     try:
         document = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, KeyError, ValueError) as e:
+    except (PackageNotFoundError, KeyError, ValueError, zipfile.BadZipFile) as e:
         raise EvidenceInputError(f"{source}: not a readable Word (.docx) file ({e})") from e
     lines = [p.text.strip() for p in document.paragraphs]
     if any(TIME_ONLY.match(line) for line in lines):

@@ -669,21 +669,22 @@ def file_rule(said: Said) -> ActionEnvelope | None:
     if not sure and not others & intent_words().file_words and others:
         return None
     kind = file_type(others, path)
-    return make("files", "add", path=path, file_type=kind, evidence=is_evidence(others, path))
+    if is_evidence(others, path, kind):
+        return make("files", "add", path=path, file_type=kind, evidence=True)
+    return make("files", "add", path=path, file_type=kind)
 
 
 EVIDENCE_WORDS = LexiconWords("evidence_words")
-EVIDENCE_ONLY = (".vtt", ".srt", ".csv", ".docx")
+EVIDENCE_ONLY = (".vtt", ".srt", ".csv")
 
 
-def is_evidence(said_words: set[str], path: str) -> bool:
+def is_evidence(said_words: set[str], path: str, kind: str) -> bool:
     """Transcripts, notes or a survey export handed over as research evidence: the words
-    say so ("here are my interview transcripts"), or the file is a caption file, a CSV, a
-    Word transcript, or a folder."""
-    plain = path.rstrip().rstrip("/\\")
-    if said_words & EVIDENCE_WORDS or path.rstrip().endswith(("/", "\\")):
+    say so ("here are my interview transcripts: ./interviews/"), or the file is a caption
+    file or a CSV not handed over as a brief."""
+    if said_words & EVIDENCE_WORDS:
         return True
-    return plain.lower().endswith(EVIDENCE_ONLY) or Path(plain).expanduser().is_dir()
+    return kind != "brief" and path.rstrip().rstrip("/\\").lower().endswith(EVIDENCE_ONLY)
 
 
 def quoted_path(raw: str) -> tuple[str, bool] | None:
