@@ -129,7 +129,7 @@ def test_the_terminal_says_what_was_removed_and_who_said_what(story, home, monke
     shown = invoke(home, "ask", ASKED["en"]).stdout
     assert "Evidence check" in shown and "removed:" in shown and INVENTED["en"] in shown
     moved = next(c for c, s in expected.items() if s == "misattributed")
-    assert f"said it in {moved}" in shown
+    assert f"said in {moved} (" in shown
     assert "Coverage: 3 of 13 sessions cited" in shown or "Coverage:" in shown
     assert "of 14 participants" in shown
 

@@ -130,7 +130,29 @@ def test_decisions_files_search_and_tree_of_a_project(server, tmp_path):
     assert status == 200 and tree["tree"]["nodes"] and tree["current"]
 
 
-def upload(server: LiveServer, project: str, name: str, data: bytes, kind: str = "brief"):
+def test_research_files_uploaded_in_the_page_become_evidence_sessions(server):
+    create(server, "Booking")
+    data = Path(__file__).parent / "data" / "evidence"
+    vtt = (data / "transcripts" / "01_zoom_en.vtt").read_bytes()
+    status, body = upload(server, "booking", "01_zoom_en.vtt", vtt, to="evidence")
+    assert status == 201 and body["session"]["code"] == "S01" and not body["duplicate"]
+    assert body["session"]["participants"] == ["P1"] and body["session"]["segments"] == 30
+    status, again = upload(server, "booking", "01_zoom_en.vtt", vtt, to="evidence")
+    assert again["duplicate"] is True
+    status, bad = upload(server, "booking", "plain.txt", b"no labels at all here", to="evidence")
+    assert status == 400 and "plain.txt:1: no speaker labels" in bad["error"]["message"]
+    status, listed = server.json("GET", "/api/v1/projects/booking/evidence")
+    assert [s["code"] for s in listed["sessions"]] == ["S01"]
+
+
+def upload(
+    server: LiveServer,
+    project: str,
+    name: str,
+    data: bytes,
+    kind: str = "brief",
+    to: str = "files",
+):
     boundary = uuid.uuid4().hex
     parts = [
         f'--{boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\n{kind}\r\n'.encode(),
@@ -142,7 +164,7 @@ def upload(server: LiveServer, project: str, name: str, data: bytes, kind: str =
     ]
     headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
     status, _, body = server.request(
-        "POST", f"/api/v1/projects/{project}/files", headers=headers, raw=b"".join(parts)
+        "POST", f"/api/v1/projects/{project}/{to}", headers=headers, raw=b"".join(parts)
     )
     return status, json.loads(body)
 

@@ -620,8 +620,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '- por revisar: "{text}" ({who}) {segment}: parecido, pero no son las mismas palabras',
     ),
     "evidence_moved": (
-        '- re-pointed: "{text}" was cited as {cited}; {who} said it in {segment}',
-        '- reasignada: "{text}" se citó como {cited}; lo dijo {who} en {segment}',
+        '- re-pointed: "{text}" was cited as {cited}; said in {segment} ({who})',
+        '- reasignada: "{text}" se citó como {cited}; se dijo en {segment} ({who})',
     ),
     "evidence_removed": (
         '- removed: "{quote}" ({cited}): not found in any session',
@@ -639,6 +639,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "- {theme}: no verified quote; the model's interpretation",
         "- {theme}: ninguna cita verificada; interpretación del modelo",
     ),
+    "evidence_coverage": (
+        "Coverage: {used} of {total} sessions cited{cited}{left}",
+        "Cobertura: {used} de {total} sesiones citadas{cited}{left}",
+    ),
+    "evidence_not_cited": ("; not cited: {codes}", "; sin citar: {codes}"),
     "evidence_counts": (
         "Counts (computed from the verified quotes):",
         "Recuentos (calculados a partir de las citas verificadas):",
@@ -717,6 +722,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report_cite_guide": ("{title} guide, section {section}", "Guía «{title}», sección {section}"),
     "report_cite_file": ("{title}, section {section}", "{title}, sección {section}"),
     "report_sources": ("Bibliography", "Bibliografía"),
+    "report_evidence": ("Evidence appendix", "Anexo de evidencia"),
+    "report_evidence_answer": (
+        "{method} (turn {turn}): the verified quotes behind each theme",
+        "{method} (turno {turn}): las citas verificadas de cada tema",
+    ),
+    "report_evidence_theme": (
+        "{theme}: {count} of {total} participants",
+        "{theme}: {count} de {total} participantes",
+    ),
+    "report_evidence_interpretation": (
+        "{theme}: no verified quote (the model's interpretation)",
+        "{theme}: ninguna cita verificada (interpretación del modelo)",
+    ),
+    "report_evidence_removed": (
+        "{count} quote(s) removed: not found in any session.",
+        "{count} cita(s) eliminadas: no aparecen en ninguna sesión.",
+    ),
     "report_no_sources": (
         "The answers cite no guide with a bibliography.",
         "Las respuestas no citan ninguna guía con bibliografía.",

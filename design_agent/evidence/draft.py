@@ -114,9 +114,16 @@ def groups(pool: list[EvidenceSegment], asked: set[str] = frozenset()) -> list[G
     return out
 
 
+def surface(stem: str, segments: list[EvidenceSegment]) -> str:
+    """The word as the participants wrote it most often ("everyth" -> "everything")."""
+    seen = Counter(w for s in segments for w in words(s.text) if inflection_stem(w) == stem)
+    return seen.most_common(1)[0][0] if seen else stem
+
+
 def _group_block(n: int, group: Group, language: str) -> str:
     people = sorted({s.participant for s in group.segments}, key=lambda p: (p[0], int(p[1:])))
-    heading = say("draft_group", language, n=n, terms=", ".join(group.terms))
+    named = [surface(t, group.segments) for t in group.terms]
+    heading = say("draft_group", language, n=n, terms=", ".join(named))
     count = say("draft_segments", language, segments=len(group.segments), people=", ".join(people))
     return f'### {heading}\n\n{count}\n\n> "{_cut(group.quote.text)}" [{group.quote.code}]'
 

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from design_agent.core.errors import NotFoundError, UsageError
+from design_agent.core.evidence import EvidenceReport
 from design_agent.core.messages import say
 from design_agent.core.numbers import turn_number
 from design_agent.knowledge.registry import Catalogue
@@ -87,6 +88,8 @@ class ReportAnswer(_Frozen):
     checklist: list[CheckItem]
     # The citations as a reader says them ("Usability test plan guide, section Procedure").
     references: list[str] = []
+    # A research answer's checked quotes, counts and coverage (evidence/verify.py).
+    evidence: EvidenceReport | None = None
 
 
 class ReportData(_Frozen):
@@ -299,6 +302,9 @@ def _answer(
         citations=citations,
         checklist=[_check(item) for item in validation.get("items") or []],
         references=[sources.readable(c) for c in citations],
+        evidence=EvidenceReport.model_validate(validation["evidence"])
+        if validation.get("evidence")
+        else None,
     )
 
 

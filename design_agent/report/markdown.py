@@ -18,6 +18,7 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from design_agent.core.evidence import QuoteCheck, ThemeCount
 from design_agent.core.messages import say
 from design_agent.report.data import ReportAnswer, ReportData
 from design_agent.report.links import keep_safe_links
@@ -27,6 +28,7 @@ from design_agent.report.outline import (
     answer_heading,
     contents,
     section,
+    sections,
     title,
 )
 
@@ -53,6 +55,8 @@ def to_markdown(data: ReportData) -> str:
     blocks += [_heading(section(SECTIONS[1], data)), *_decisions(data)]
     blocks += [_heading(section(SECTIONS[2], data)), *_answers(data)]
     blocks += [_heading(section(SECTIONS[3], data)), _sources(data)]
+    if "report_evidence" in sections(data):
+        blocks += [_heading(section("report_evidence", data)), *_evidence(data)]
     return "\n\n".join(blocks).rstrip() + "\n"
 
 
@@ -76,7 +80,7 @@ def _link(found: Heading) -> str:
 
 def _contents(data: ReportData) -> list[str]:
     lines = []
-    for key in SECTIONS:
+    for key in sections(data):
         lines.append(f"- {_link(section(key, data))}")
         if key == "report_answers":
             lines += [
@@ -180,6 +184,44 @@ def _citation(text: str) -> str:
     if re.fullmatch(r"https?://[^\s<>]+", text.strip(), re.IGNORECASE):
         return f"<{text.strip()}>"
     return inline(text)
+
+
+def _evidence(data: ReportData) -> list[str]:
+    """Per research answer: each theme's count and its verified quotes (the source's words,
+    who, when, which segment), what was removed, the coverage line."""
+    lang, blocks = data.language, []
+    for answer in data.answers:
+        report = answer.evidence
+        if report is None or not report.quotes:
+            continue
+        title = say("report_evidence_answer", lang, method=answer.method, turn=answer.number)
+        blocks.append(f"**{inline(title)}**")
+        lines = [_theme_line(t, lang) for t in report.themes] or []
+        for theme in report.themes:
+            at = lines.index(_theme_line(theme, lang))
+            quotes = [q for q in report.quotes if q.theme == theme.theme and q.status in
+                      ("verified", "misattributed")]  # fmt: skip
+            lines[at + 1 : at + 1] = [f"  - {_quote(q)}" for q in quotes]
+        unthemed = [q for q in report.quotes if not q.theme and q.status == "verified"]
+        lines += [f"- {_quote(q)}" for q in unthemed]
+        if report.removed:
+            lines.append(f"- {say('report_evidence_removed', lang, count=report.removed)}")
+        if report.coverage is not None:
+            lines.append(f"- {inline(report.coverage.line)}")
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def _theme_line(theme: ThemeCount, lang: str) -> str:
+    key = "report_evidence_interpretation" if theme.interpretation else "report_evidence_theme"
+    text = say(key, lang, theme=theme.theme, count=theme.count, total=theme.total)
+    people = f" ({', '.join(theme.participants)})" if theme.participants else ""
+    return f"- {inline(text + people)}"
+
+
+def _quote(q: QuoteCheck) -> str:
+    who = ", ".join(p for p in (q.participant, q.when, q.segment) if p)
+    return f"“{inline(q.text)}” ({inline(who)})"
 
 
 def _checklist(answer: ReportAnswer, lang: str) -> str:

@@ -60,10 +60,16 @@ def answer_heading(answer: ReportAnswer, index: int, data: ReportData) -> Headin
     return heading(3, text)
 
 
+def sections(data: ReportData) -> tuple[str, ...]:
+    """The report's parts: the evidence appendix only when an answer quotes evidence."""
+    quoted = any(a.evidence is not None and a.evidence.quotes for a in data.answers)
+    return (*SECTIONS, "report_evidence") if quoted else SECTIONS
+
+
 def outline(data: ReportData) -> list[Heading]:
     """Every heading the report itself writes, in order (the answers' own come below these)."""
     found = [title(data), contents(data)]
-    for key in SECTIONS:
+    for key in sections(data):
         found.append(section(key, data))
         if key == "report_answers":
             found += [answer_heading(a, i, data) for i, a in enumerate(data.answers, 1)]

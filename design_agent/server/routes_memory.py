@@ -201,6 +201,56 @@ async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@router.post("/projects/{project_id}/evidence", status_code=201)
+async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
+    """Add an uploaded research file (a transcript, notes, a survey export, a reviews CSV)
+    as an evidence session: multipart fields `file`, optional `moderator` and `map`
+    (text=COLUMN,...); 400 with one line when it cannot be read, nothing stored."""
+    context = context_of(request)
+    check_project_id(project_id)
+    limit = context.upload_limit_mb * 1024 * 1024
+    folder = upload_folder(context.home)
+    try:
+        try:
+            content_type = request.headers.get("content-type", "")
+            upload = await receive(request.stream(), content_type, folder, limit)
+        except ClientDisconnect as e:
+            raise ApiError(400, "bad_request", "the upload was cut off") from e
+        if upload.path is None:
+            raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
+        from starlette.concurrency import run_in_threadpool
+
+        fields = upload.fields
+        return await run_in_threadpool(
+            _add_evidence, context, project_id, upload.path, fields.get("moderator"),
+            fields.get("map"),
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@router.get("/projects/{project_id}/evidence")
+def list_evidence(project_id: str, request: Request) -> dict[str, Any]:
+    """The project's evidence sessions (interviews, surveys, reviews)."""
+    with context_of(request).memory() as memory:
+        found = memory.evidence.sessions(project_of(memory, project_id).id)
+    return {"sessions": jsonable(found)}
+
+
+def _add_evidence(
+    context: Any, project_id: str, path: Path, moderator: str | None, mapping: str | None
+) -> dict[str, Any]:
+    from design_agent.evidence.ingest import add_evidence
+
+    with context.memory() as memory:
+        project = project_of(memory, project_id)
+        moderators = [moderator] if moderator else []
+        added = add_evidence(memory, project.id, [path], moderators, mapping)
+    data = jsonable(added[0])
+    assert isinstance(data, dict)
+    return data
+
+
 def _add_file(context: Any, project_id: str, path: Path, file_type: str) -> dict[str, Any]:
     with context.memory() as memory:
         added = memory.add_file(project_of(memory, project_id).id, path, file_type)

@@ -189,8 +189,25 @@ def report_lines(report: EvidenceReport, language: str) -> list[str]:
                 )
             )
     if report.coverage is not None:
-        lines.append(report.coverage.line)
+        lines.append(coverage_line(report, language))
     return lines
+
+
+def coverage_line(report: EvidenceReport, language: str) -> str:
+    """Which sessions were cited and which were not, in the turn's language."""
+    found = report.coverage
+    assert found is not None
+    total = len(found.cited) + len(found.not_cited)
+    cited = f" ({', '.join(found.cited)})" if found.cited else ""
+    left = say("evidence_not_cited", language, codes=", ".join(found.not_cited))
+    return say(
+        "evidence_coverage",
+        language,
+        used=len(found.cited),
+        total=total,
+        cited=cited,
+        left=left if found.not_cited else "",
+    )
 
 
 def quote_line(q: QuoteCheck, language: str) -> str:

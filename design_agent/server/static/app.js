@@ -1540,12 +1540,13 @@
     $("upload-name").textContent = file.name;
     $("upload-progress").value = 0;
     $("upload-result").textContent = t("uploading");
+    var evidence = isEvidence(file.name);
     return new Promise(function (resolve, reject) {
       var form = new FormData();
       form.append("file", file, file.name);
-      form.append("type", "brief");
+      if (!evidence) form.append("type", "brief");
       var request = new XMLHttpRequest();
-      request.open("POST", projectPath(state.projectId, "/files"));
+      request.open("POST", projectPath(state.projectId, evidence ? "/evidence" : "/files"));
       request.upload.onprogress = function (event) {
         if (event.lengthComputable) $("upload-progress").value = (100 * event.loaded) / event.total;
       };
@@ -1577,7 +1578,21 @@
     }
   }
 
+  /* Transcripts, notes and exports go in as research evidence (issue 29): caption files,
+     Word transcripts and CSV exports always; a text, markdown or PDF file is a brief unless
+     its name says it is a transcript or notes of an interview. */
+  function isEvidence(name) {
+    var lower = name.toLowerCase();
+    if (/\.(vtt|srt|csv|docx)$/.test(lower)) return true;
+    return /(transcript|interview|entrevista|transcripci|notes|notas)/.test(lower);
+  }
+
   function uploadText(file, data) {
+    if (data.session) {
+      var session = data.session;
+      var key = data.duplicate ? "evidence_duplicate" : "evidence_uploaded";
+      return t(key, { name: session.source, code: session.code, segments: session.segments });
+    }
     var stored = data.file || {};
     var name = stored.name || stored.filename || file.name;
     var text = t(data.duplicate ? "upload_duplicate" : "uploaded", { name: name });

@@ -29,7 +29,7 @@
       "Ask for a design method, e.g. plan a usability test",
       "Pide un método de diseño, p. ej. planifica un test de usabilidad",
     ],
-    attach: ["Add brief", "Añadir brief"],
+    attach: ["Add brief or evidence", "Añadir brief o evidencia"],
     cancel: ["Cancel", "Cancelar"],
     send: ["Send", "Enviar"],
     details: ["Details", "Detalles"],
@@ -107,6 +107,14 @@
     upload_failed: ["Could not upload {name}.", "No se pudo subir {name}."],
     uploaded: ["Added {name} to the project.", "Se añadió {name} al proyecto."],
     upload_duplicate: ["{name} was already in the project.", "{name} ya estaba en el proyecto."],
+    evidence_uploaded: [
+      "Added {name} as evidence session {code} ({segments} segments).",
+      "Se añadió {name} como sesión de evidencia {code} ({segments} fragmentos).",
+    ],
+    evidence_duplicate: [
+      "{name} was already here as {code}.",
+      "{name} ya estaba aquí como {code}.",
+    ],
     upload_truncated: ["(truncated to the size limit)", "(recortado al límite de tamaño)"],
     methods: ["Methods", "Métodos"],
     methods_count: [
