@@ -130,7 +130,7 @@ def test_the_terminal_says_what_was_removed_and_who_said_what(story, home, monke
     assert "Evidence check" in shown and "removed:" in shown and INVENTED["en"] in shown
     moved = next(c for c, s in expected.items() if s == "misattributed")
     assert f"said in {moved} (" in shown
-    assert "Coverage: 3 of 13 sessions cited" in shown or "Coverage:" in shown
+    assert "Coverage: 1 of 13 sessions cited (S01); not cited: S02, S03" in shown
     assert "of 14 participants" in shown
 
 
@@ -181,3 +181,20 @@ def test_two_stages_when_the_sessions_do_not_fit(story, home, monkeypatch):
     assert calls == 14  # twelve interviews and the survey's open answers, then the synthesis
     sent = json.loads((story / "sent.json").read_text(encoding="utf-8"))["stdin"]
     assert f'"{quote_of(code)}" [{code}]: the slot' in sent  # stage two reads stage one
+
+
+def test_the_report_gains_an_evidence_appendix(story, home, monkeypatch):
+    text, expected = answer_text("en")
+    monkeypatch.setenv("FAKE_RECORDING", str(claude_run(story / "run.json", text)))
+    assert invoke(home, "ask", ASKED["en"]).returncode == 0
+    out = story / "booking-report.md"
+    made = invoke(home, "projects", "report", "Booking", "-o", str(out))
+    assert made.returncode == 0, made.stderr
+    report = out.read_text(encoding="utf-8")
+    appendix = report.split("## Evidence appendix", 1)[1]
+    assert "- [Evidence appendix](#evidence-appendix)" in report
+    assert "Finding and choosing a slot: 1 of 14 participants" in appendix.replace("\\", "")
+    first = next(iter(expected))
+    assert f"{first})" in appendix and "1 quote(s) removed: not found in any session." in appendix
+    assert INVENTED["en"] not in appendix  # a removed quote is not evidence of anything
+    assert "Coverage: 1 of 13 sessions cited (S01); not cited: S02" in appendix

@@ -23,6 +23,7 @@ from design_agent.core.evidence import (
     QuoteCheck,
     ThemeCount,
 )
+from design_agent.core.messages import say
 from design_agent.evidence.matching import Match, match, span, words
 from design_agent.evidence.quotes import Quote, quotes_in, when
 from design_agent.memory.evidence_store import EvidenceStore
@@ -162,3 +163,21 @@ def coverage(sessions: Sequence[EvidenceSession], checks: Sequence[QuoteCheck]) 
     line += f" ({', '.join(used)})" if used else ""
     line += f"; not cited: {', '.join(left)}" if left else ""
     return Coverage(cited=used, not_cited=left, line=line)
+
+
+def coverage_line(report: EvidenceReport, language: str) -> str:
+    """Which sessions were cited and which were not, in `language`."""
+    found = report.coverage
+    if found is None:
+        return ""
+    total = len(found.cited) + len(found.not_cited)
+    cited = f" ({', '.join(found.cited)})" if found.cited else ""
+    left = say("evidence_not_cited", language, codes=", ".join(found.not_cited))
+    return say(
+        "evidence_coverage",
+        language,
+        used=len(found.cited),
+        total=total,
+        cited=cited,
+        left=left if found.not_cited else "",
+    )

@@ -20,6 +20,7 @@ from markdown_it.token import Token
 
 from design_agent.core.evidence import QuoteCheck, ThemeCount
 from design_agent.core.messages import say
+from design_agent.evidence.verify import coverage_line
 from design_agent.report.data import ReportAnswer, ReportData
 from design_agent.report.links import keep_safe_links
 from design_agent.report.outline import (
@@ -207,7 +208,7 @@ def _evidence(data: ReportData) -> list[str]:
         if report.removed:
             lines.append(f"- {say('report_evidence_removed', lang, count=report.removed)}")
         if report.coverage is not None:
-            lines.append(f"- {inline(report.coverage.line)}")
+            lines.append(f"- {inline(coverage_line(report, lang))}")
         blocks.append("\n".join(lines))
     return blocks
 

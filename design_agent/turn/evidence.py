@@ -15,6 +15,7 @@ from design_agent.core.checklist import CheckItem, Validation
 from design_agent.core.events import EvidenceChecked, WorkDone, Working
 from design_agent.core.evidence import EvidenceReport, QuoteCheck
 from design_agent.core.messages import say
+from design_agent.evidence.verify import coverage_line
 from design_agent.knowledge.prompt import ANSWER_RESERVE
 from design_agent.knowledge.prompt_frame import frame
 from design_agent.providers.request import ProviderRequest
@@ -191,23 +192,6 @@ def report_lines(report: EvidenceReport, language: str) -> list[str]:
     if report.coverage is not None:
         lines.append(coverage_line(report, language))
     return lines
-
-
-def coverage_line(report: EvidenceReport, language: str) -> str:
-    """Which sessions were cited and which were not, in the turn's language."""
-    found = report.coverage
-    assert found is not None
-    total = len(found.cited) + len(found.not_cited)
-    cited = f" ({', '.join(found.cited)})" if found.cited else ""
-    left = say("evidence_not_cited", language, codes=", ".join(found.not_cited))
-    return say(
-        "evidence_coverage",
-        language,
-        used=len(found.cited),
-        total=total,
-        cited=cited,
-        left=left if found.not_cited else "",
-    )
 
 
 def quote_line(q: QuoteCheck, language: str) -> str:
