@@ -198,3 +198,15 @@ def test_the_report_gains_an_evidence_appendix(story, home, monkeypatch):
     assert f"{first})" in appendix and "1 quote(s) removed: not found in any session." in appendix
     assert INVENTED["en"] not in appendix  # a removed quote is not evidence of anything
     assert "Coverage: 1 of 13 sessions cited (S01); not cited: S02" in appendix
+
+
+def test_anonymised_evidence_sends_participant_ids_not_names(story, home, monkeypatch):
+    text, _ = answer_text("en")
+    monkeypatch.setenv("FAKE_RECORDING", str(claude_run(story / "run.json", text)))
+    assert invoke(home, "config", "set", "evidence.anonymise", "on").returncode == 0
+    assert invoke(home, "ask", ASKED["en"]).returncode == 0
+    sent = json.loads((story / "sent.json").read_text(encoding="utf-8"))["stdin"]
+    assert "S01.T002 P1" in sent and "I'm P1, I work in" in sent
+    assert not any(name in sent for name in WHO)  # nobody's name reaches the provider
+    refused = invoke(home, "config", "set", "evidence.anonymise", "maybe")
+    assert refused.returncode == 2 and "say on or off" in refused.stderr
