@@ -51,6 +51,8 @@ from design_agent.memory.db import rows, stamp  # noqa: E402
 from design_agent.memory.url import DatabaseUrl  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / ".cache"
+# A server sized as a team's would be for this corpus (the tests' cluster is kept small).
+SERVER = "-c shared_buffers=1GB -c effective_cache_size=4GB -c work_mem=16MB"
 GENERATOR_VERSION = 1
 PROJECTS = 20
 BATCH = 20_000
@@ -108,7 +110,7 @@ class Server:
             if reason:
                 sys.exit(f"no PostgreSQL: {reason} (or give --admin-url)")
             self._folder = Path(tempfile.mkdtemp(prefix="design-agent-bench-"))
-            admin_url = pg_cluster.start(self._folder).url("postgres")
+            admin_url = pg_cluster.start(self._folder, SERVER).url("postgres")
         self.admin_url = admin_url
 
     def database(self, name: str) -> str:
@@ -250,6 +252,7 @@ def corpus(turns: int, regenerate: bool) -> Path:
     if path.exists() and not regenerate:
         return path
     CACHE.mkdir(parents=True, exist_ok=True)
+    CACHE.chmod(0o700)  # a private folder, as a home is (else the memory warns)
     partial = path.with_name(path.name + ".partial")
     for old in (partial, path):
         for suffix in ("", "-wal", "-shm"):

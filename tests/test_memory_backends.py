@@ -253,6 +253,19 @@ def test_usage_adds_up_the_same_on_both(memory_target):
     assert spent == 0.75
 
 
+def test_a_memory_holds_no_pooled_connection_between_its_operations(postgres_url, monkeypatch):
+    from design_agent.memory.postgres import connection
+
+    monkeypatch.setattr(connection, "POOL_SIZE", 1)  # one connection for the whole process
+    monkeypatch.setattr(connection, "WAIT_SECONDS", 2.0)
+    with Memory.open(postgres_url) as first, Memory.open(postgres_url) as second:
+        project = first.create_project("Shared").id
+        asked = first.add_turn(project, "user", "plan a diary study")  # a turn is open...
+        second.add_turn(project, "agent", "A diary study plan.", parent_id=asked.id)
+        assert first.search("diary", project).total == 2  # ...and both go on, turn about
+        assert second.project_context(project).recent_turns[-1].message.startswith("A diary")
+
+
 def test_postgres_keeps_a_nul_as_the_replacement_character(postgres_url):
     with Memory.open(postgres_url) as memory:
         project = memory.create_project("Nul").id
