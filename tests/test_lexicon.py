@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from design_agent.core.lexicon import build, bundled_folder, load, sources
+from design_agent.core.lexicon import (
+    Lexicon,
+    LexiconWords,
+    build,
+    bundled_folder,
+    load,
+    sources,
+    use_home,
+)
 from design_agent.core.paths import HomeLayout
 
 
@@ -50,3 +58,30 @@ def test_every_problem_names_its_file_and_line(tmp_path: Path) -> None:
     assert problems[2].startswith(f"{bad}:3: ordinals: give a list of words")
     assert problems[3].startswith(f"{bad}:4: cardinals:")
     assert problems[4] == f"{odd}: 'english' is not a language code (en, es, pt...)"
+
+
+def test_what_code_derives_from_the_words_is_made_once_per_lexicon(tmp_path: Path) -> None:
+    made: list[str] = []
+
+    def count(words: Lexicon) -> int:
+        made.append(words.signature)
+        return len(words.union("stop_words"))
+
+    words = load(HomeLayout(tmp_path / "home"))
+    assert words.derived(count) == words.derived(count) > 100
+    assert len(made) == 1
+    assert "_derived" not in words.__getstate__()  # never pickled with the words
+
+
+def test_a_view_reads_the_words_of_the_home_in_use(tmp_path: Path) -> None:
+    home = HomeLayout(tmp_path / "home")
+    write(home.root / "lexicon" / "en" / "replies.yaml", "short_yes: [righto]\n")
+    yes = LexiconWords("short_yes")
+    try:
+        assert "righto" not in yes and "si" in yes
+        use_home(home)
+        assert "righto" in yes and "yes" in yes
+        assert "righto" in LexiconWords("short_yes", "en") - LexiconWords("short_yes", "es")
+    finally:
+        use_home(None)
+    assert "righto" not in yes

@@ -60,6 +60,10 @@ class Floor:
 # What the matcher reaches, rounded down by at most a point; never lower these without
 # measuring, and raise them when the matcher gets better.
 FLOORS = {
+    # Dev set for the classes issue 24 named (object noun, experiment without its name,
+    # statements, named methods): 79.4% / 87.6% / 97.9% (5 statements HIGH) before the
+    # statement reading and method shapes; 94.0% / 97.8% / 100% (170 HIGH) after.
+    "routing_dev_3.yaml": Floor(top1=0.935, top3=0.975, high_precision=0.99),
     # Held out, evaluated once: 94.1% / 99.3% / 99.5% (222 HIGH).
     "routing_heldout_4.yaml": Floor(top1=0.935, top3=0.99, high_precision=0.99),
     # Fifth set, once held out (93.5% / 97.7% / 99.6%): 94.2% / 97.9% / 100% (224 HIGH).

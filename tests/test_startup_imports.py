@@ -47,28 +47,30 @@ LAZY = (
     "design_agent.memory.copy",
 )
 
+# A turn reads its home's words (the lexicon, and the intent patterns made from it) from
+# the home's cache, as it reads the catalogue: the first run fills it.
 CODE = f"""
 import sys
+from pathlib import Path
 import design_agent.cli.ask, design_agent.turn.pipeline, design_agent.understanding.intents
-from design_agent.understanding.intents import detect_action
-from design_agent.understanding.lazy_regex import LazyPattern
-import design_agent.understanding.intents as intents
+from design_agent.core.lexicon import use_home
+from design_agent.core.paths import HomeLayout
+from design_agent.understanding.intents import detect_action, phrase_book
 
+use_home(HomeLayout(Path(sys.argv[1])))
 assert detect_action("plan a usability test for checkout", ["claude", "offline"]) is None
 patterns = [
-    p for value in vars(intents).values()
-    for p in (value if isinstance(value, list) else [value])
-    if isinstance(p, LazyPattern) and (p.starts or p.needles)
+    p for group in phrase_book().groups().values() for p in group if p.starts or p.needles
 ]
 print(sorted(m for m in {LAZY!r} if m in sys.modules))
 print(sum("compiled" in vars(p) for p in patterns), len(patterns))
 """
 
 
-def test_a_design_turn_loads_no_handler_and_compiles_no_meta_request_pattern():
-    result = subprocess.run(
-        [sys.executable, "-c", CODE], capture_output=True, text=True, timeout=60, check=True
-    )
+def test_a_design_turn_loads_no_handler_and_compiles_no_meta_request_pattern(home):
+    turn = [sys.executable, "-c", CODE, str(home)]
+    subprocess.run(turn, capture_output=True, text=True, timeout=60, check=True)  # the cache
+    result = subprocess.run(turn, capture_output=True, text=True, timeout=60, check=True)
     loaded, compiled = result.stdout.splitlines()
     assert loaded == "[]"
     count, total = map(int, compiled.split())

@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from design_agent.core.errors import UsageError
 from design_agent.core.events import ActionDone
 from design_agent.core.messages import say
-from design_agent.understanding.inputs import INPUTS, ActionInput, NoInput
 
 if TYPE_CHECKING:
     from design_agent.memory.models import Project
     from design_agent.turn.session import Services
     from design_agent.understanding.conversation import ConversationState, Pending
+    from design_agent.understanding.inputs import ActionInput
     from design_agent.understanding.replies import Reply
 
 
@@ -118,7 +118,7 @@ class ActionResult:
         return self.done
 
 
-InputT = TypeVar("InputT", bound=ActionInput)
+InputT = TypeVar("InputT", bound="ActionInput")
 Handler = Callable[[Any, ActionContext], ActionResult]
 # (the message, what the reply reader read in it (None: not reply words), the question, ctx)
 Answerer = Callable[[str, "Reply | None", Any, ActionContext], "ActionResult | None"]
@@ -135,6 +135,7 @@ HANDLER_MODULES = (
     "decision_changes",
     "files",
     "memory",
+    "method_draft",
     "projects",
     "providers",
     "report",
@@ -158,7 +159,10 @@ def action(
     """Register a handler for `module.method` with its input model."""
 
     def register(handler: Callable[[InputT, ActionContext], ActionResult]) -> Handler:
-        # What a meta-request may carry is declared once, in understanding/inputs.py.
+        # What a meta-request may carry is declared once, in understanding/inputs.py (read
+        # here, with the handlers: a design turn loads neither).
+        from design_agent.understanding.inputs import INPUTS, NoInput
+
         if INPUTS.get((module, method)) is not (model or NoInput):
             raise TypeError(f"{module}.{method}: its input model is not the one in INPUTS")
         HANDLERS[(module, method)] = handler

@@ -28,7 +28,6 @@ from design_agent.understanding.language import (
 from design_agent.understanding.replies import Reply
 
 MAX_CANDIDATES = 5
-_STOPS = STOP_WORDS_EN | STOP_WORDS_ES | DECISION_WORDS
 
 
 @action("decisions", "supersede", ReplaceDecision)
@@ -90,7 +89,8 @@ def candidates(current: list[Decision], hint: str, last: bool) -> tuple[list[Dec
 
 def stems(text: str) -> set[str]:
     """The stems of the words that say what a decision is about."""
-    return {stem(w) for w in words(text) if is_content(w, _STOPS)}
+    stops = STOP_WORDS_EN.now() | STOP_WORDS_ES.now() | DECISION_WORDS.now()
+    return {stem(w) for w in words(text) if is_content(w, stops)}
 
 
 def _score(wanted: set[str], decision: Decision) -> int:

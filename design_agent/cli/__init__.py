@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "check": (
         "design_agent.cli.catalogue:check",
-        "Validate agents, tasks, guides, materials and adapters, bundled and yours.",
+        "Validate agents, tasks, guides, materials, adapters and the lexicon, bundled and yours.",
     ),
     "config": (
         "design_agent.cli.config:config",
@@ -55,6 +55,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.match:match",
         "Show which design tasks MESSAGE asks for, best first, scored 0-100.",
     ),
+    "methods": (
+        "design_agent.cli.methods:methods",
+        "List, show, add, edit and remove the design methods, bundled and your team's.",
+    ),
     "projects": (
         "design_agent.cli.projects:projects",
         "Create, list, switch, rename, delete, export and import projects.",
@@ -75,15 +79,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.server.commands:server",
         "Status, stop and logs of the server `design-agent serve` started for this home.",
     ),
-    "tasks": (
-        "design_agent.cli.catalogue:tasks",
-        "List and show the design tasks (methods) design-agent knows.",
-    ),
     "usage": (
         "design_agent.cli.usage:usage",
         "Show what the answers used: turns, tokens in/out, cost and time, per group.",
     ),
 }
+
+# Older names that still work, not listed: `tasks` is `methods`.
+ALIASES = {"tasks": "methods"}
 
 
 class LazyGroup(click.Group):
@@ -93,7 +96,7 @@ class LazyGroup(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
+        target = COMMANDS.get(ALIASES.get(cmd_name, cmd_name))
         if target is None:
             return None
         module_name, _, attribute = target[0].partition(":")
@@ -190,7 +193,7 @@ def cli(ctx: click.Context, home: str | None, debug: bool, continuing: bool) -> 
       design-agent
       design-agent ask "plan a usability test for the new checkout"
       design-agent check
-      design-agent tasks list --agent research_analyst
+      design-agent methods list --agent research_analyst
       design-agent config set provider claude
     """
     from design_agent.cli.context import AppContext
@@ -200,6 +203,7 @@ def cli(ctx: click.Context, home: str | None, debug: bool, continuing: bool) -> 
     if ctx.invoked_subcommand is None:
         from design_agent.cli.shell import run_shell
 
+        ctx.obj.left_out_said = True  # the shell's banner says what was left out
         code = run_shell(ctx.obj.services(), announce=continuing)
         if code:
             ctx.exit(code)  # ended by SIGTERM or SIGHUP: 128 + the signal

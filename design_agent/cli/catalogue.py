@@ -1,33 +1,44 @@
-"""Commands over the catalogue: `check`, `agents`, `tasks`."""
+"""Commands over the catalogue: `check` and `agents` (the methods: methods.py)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import click
 
 from design_agent.cli.options import app_of, json_option
-from design_agent.cli.output import console, print_json, print_table
+from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.core.errors import ExitCode
 from design_agent.core.yamlfile import Problem
+
+if TYPE_CHECKING:
+    from design_agent.cli.context import AppContext
+    from design_agent.knowledge.registry import Catalogue, LeftOut
 
 
 @click.command()
 @json_option
 @click.pass_context
 def check(ctx: click.Context, as_json: bool) -> None:
-    """Validate agents, tasks, guides, materials and adapters, bundled and yours.
+    """Validate agents, tasks, guides, materials, adapters and the lexicon, bundled and yours.
 
-    Every problem is reported at once as `path:line: message`; the exit code is
-    3 if there is any, 0 otherwise.
+    Every problem is reported in one run, as `path:line: what is wrong; what to write
+    instead`, with "did you mean" for a misspelt id; then warnings (a guide without the
+    standard sections, a method whose keywords collide with another's, a Spanish name
+    missing). The exit code is 3 if there is any problem, 0 otherwise (warnings too).
 
     \b
     Example:
       design-agent --home ~/my-design-agent check
     """
-    from design_agent.knowledge.checks import adapter_problems
+    from design_agent.knowledge.checks import adapter_problems, lexicon_problems, shape_problems
 
     app = app_of(ctx)
     catalogue = app.raw_catalogue
     problems: list[Problem] = [*catalogue.problems, *adapter_problems(catalogue)]
+    problems += lexicon_problems(app.verified_home)
+    problems += shape_problems(catalogue, app.verified_home)
+    warnings = [*catalogue.warnings, *_collisions(app, catalogue)]
     counts = {
         "agents": len(catalogue.agents),
         "tasks": len(catalogue.tasks),
@@ -36,17 +47,55 @@ def check(ctx: click.Context, as_json: bool) -> None:
         "adapters": len(catalogue.adapter_files),
     }
     if as_json:
-        print_json({"ok": not problems, "counts": counts, "problems": [str(p) for p in problems]})
+        print_json(
+            {
+                "ok": not problems,
+                "counts": counts,
+                "problems": [str(p) for p in problems],
+                "warnings": [str(w) for w in warnings],
+                "left_out": [_left_out(item) for item in catalogue.left_out],
+            }
+        )
     else:
-        for problem in problems:
-            click.echo(str(problem), err=True)
-        summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
-        if problems:
-            click.echo(f"{len(problems)} problem(s) found ({summary}).", err=True)
-        else:
-            click.echo(f"ok: {summary}")
+        _print_check(problems, warnings, counts)
     if problems:
         ctx.exit(int(ExitCode.INVALID_CONFIG))
+
+
+def _print_check(problems: list[Problem], warnings: list[Problem], counts: dict[str, int]) -> None:
+    for problem in sorted(problems, key=_place):  # each file top to bottom
+        echo(str(problem), err=True)
+    for warning in warnings:
+        echo(f"warning: {warning}", err=True)
+    summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    warned = f"; {len(warnings)} warning(s)" if warnings else ""
+    if problems:
+        echo(f"{len(problems)} problem(s) found{warned} ({summary}).", err=True)
+    else:
+        echo(f"ok: {summary}{warned}")
+
+
+def _place(problem: Problem) -> tuple[str, int]:
+    return str(problem.path), problem.line or 0
+
+
+def _collisions(app: AppContext, catalogue: Catalogue) -> list[Problem]:
+    """Warnings for the team's methods whose own words other methods win or share."""
+    if catalogue.fatal or not catalogue.overlay:
+        return []
+    from design_agent.understanding.overlap import collisions, matcher_of
+
+    return collisions(catalogue, matcher_of(app.verified_home, catalogue))
+
+
+def _left_out(item: LeftOut) -> dict[str, object]:
+    return {
+        "kind": item.kind,
+        "name": item.name,
+        "where": item.where,
+        "reason": item.reason,
+        "problems": item.problems,
+    }
 
 
 @click.group()
@@ -112,69 +161,6 @@ def agents_show(ctx: click.Context, agent_id: str, as_json: bool) -> None:
     out.print(f"\n[bold]Hands off to[/bold]: {', '.join(agent.handoffs.to) or '-'}")
     out.print(f"[bold]Receives from[/bold]: {', '.join(agent.handoffs.from_) or '-'}")
     out.print(f"[bold]Tasks[/bold]: {', '.join(task_ids)}")
-
-
-@click.group()
-def tasks() -> None:
-    """List and show the design tasks (methods) design-agent knows.
-
-    \b
-    Examples:
-      design-agent tasks list --agent research_analyst
-      design-agent tasks show usability_test_plan
-    """
-
-
-@tasks.command("list")
-@click.option("--agent", "agent_id", metavar="ID", help="Only the tasks of this persona.")
-@json_option
-@click.pass_context
-def tasks_list(ctx: click.Context, agent_id: str | None, as_json: bool) -> None:
-    """List every task with its persona and guides.
-
-    \b
-    Example:
-      design-agent tasks list --agent discovery_analyst
-    """
-    catalogue = app_of(ctx).catalogue
-    if agent_id is not None:
-        catalogue.agent(agent_id)  # an unknown persona is an error, not an empty list
-    items = sorted(
-        (t for t in catalogue.tasks.values() if agent_id in (None, t.agent)), key=lambda t: t.id
-    )
-    if as_json:
-        print_json([t.model_dump(by_alias=True) for t in items])
-        return
-    rows = [[t.id, t.name.en, t.agent, ", ".join(t.guides)] for t in items]
-    print_table(None, ["id", "name", "agent", "guides"], rows)
-
-
-@tasks.command("show")
-@click.argument("task_id", metavar="ID")
-@json_option
-@click.pass_context
-def tasks_show(ctx: click.Context, task_id: str, as_json: bool) -> None:
-    """Show one task: names, description, expected output, keywords, guides.
-
-    \b
-    Example:
-      design-agent tasks show journey_mapping --json
-    """
-    task = app_of(ctx).catalogue.task(task_id)
-    if as_json:
-        print_json(task)
-        return
-    out = console()
-    out.print(f"[bold]{task.name.en}[/bold] / {task.name.es}  ({task.id})")
-    out.print(f"\n{task.description}\n\n[bold]Persona[/bold]: {task.agent}")
-    out.print(f"[bold]Length[/bold]: {task.length} (scaled by your verbosity)")
-    _print_list("Expected output", task.expected_output)
-    if task.es is not None:
-        _print_list("Expected output (es)", task.es.expected_output)
-    out.print(f"\n[bold]Keywords (en)[/bold]: {', '.join(task.keywords.en)}")
-    out.print(f"[bold]Keywords (es)[/bold]: {', '.join(task.keywords.es)}")
-    out.print(f"[bold]Guides[/bold]: {', '.join(task.guides)}")
-    out.print(f"[bold]Materials[/bold]: {', '.join(task.materials) or '-'}")
 
 
 def _print_list(title: str, items: list[str]) -> None:

@@ -30,6 +30,9 @@ class AppContext:
         # Answers a full disk kept out of the database are saved when it opens (recovery.py);
         # `history --recover` turns this off to do it itself and say what it saved.
         self.recover_on_open = True
+        # What of the home's own catalogue files was left out is said once on stderr; the
+        # shell says it in its banner instead.
+        self.left_out_said = False
 
     @cached_property
     def verified_home(self) -> HomeLayout:
@@ -54,8 +57,31 @@ class AppContext:
 
     @property
     def catalogue(self) -> Catalogue:
-        """The catalogue, or ConfigError if any file has a problem."""
-        return self.raw_catalogue.require_valid()
+        """The catalogue, or ConfigError if a bundled file has a problem. A broken entry of
+        the home's own files is left out, and said once on stderr (one line each)."""
+        catalogue = self.raw_catalogue.require_valid()
+        if catalogue.left_out and not self.left_out_said:
+            self.left_out_said = True
+            from design_agent.cli.output import echo
+
+            for line in catalogue.left_out_lines(self.language):
+                echo(line, err=True)
+        return catalogue
+
+    @property
+    def language(self) -> str:
+        """The language to speak before any message says one: the setting, else the last
+        one spoken (when the database is open already), else English."""
+        from design_agent.core.errors import DesignAgentError
+
+        try:
+            setting = self.settings.values.language
+        except DesignAgentError:
+            setting = "auto"  # a broken settings file is said by the commands that read it
+        if setting in ("en", "es"):
+            return str(setting)
+        said = self.memory.get_state("last_language") if "memory" in self.__dict__ else None
+        return "es" if said == "es" else "en"
 
     @cached_property
     def database(self) -> DatabaseUrl:

@@ -21,6 +21,7 @@ from design_agent.memory.models import Project
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
+    from design_agent.knowledge.registry import Catalogue
     from design_agent.report import ReportFormat
 
 
@@ -341,7 +342,8 @@ def projects_export(ctx: click.Context, name: str, file: Path, force: bool, as_j
       design-agent projects export "Mobile Checkout" checkout-backup.json
       design-agent projects export "Mobile Checkout" checkout-backup.json --force
     """
-    memory = app_of(ctx).memory
+    app = app_of(ctx)
+    memory = app.memory
     project = memory.find_project(name)
     replace = confirm_replace(file, force, err=as_json)
     bundle = memory.export_project(project.id, file, replace)
@@ -350,14 +352,30 @@ def projects_export(ctx: click.Context, name: str, file: Path, force: bool, as_j
         "files": len(bundle.files),
         "decisions": len(bundle.decisions),
     }
+    team = _team_methods_used(app, {t.task_id for t in bundle.turns if t.task_id})
     if as_json:
-        print_json({"project": bundle.project, "file": str(file), **counts})
+        print_json({"project": bundle.project, "file": str(file), **counts, "team_methods": team})
         return
     echo(
         f"Exported '{bundle.project.name}' to {file} "
         f"({counts['turns']} turns, {counts['files']} files, "
         f"{counts['decisions']} decisions)."
     )
+    if team:
+        echo(say("export_team_methods", app.language, ids=", ".join(team), home=app.home.root))
+
+
+def _team_methods_used(app: AppContext, used: set[str]) -> list[str]:
+    """Which of the methods a project's answers used are the team's own in this home."""
+    catalogue = _catalogue_or_none(app)
+    return sorted(t for t in used if catalogue is not None and catalogue.is_team(t))
+
+
+def _catalogue_or_none(app: AppContext) -> Catalogue | None:
+    try:
+        return app.catalogue
+    except DesignAgentError:
+        return None  # a broken catalogue must not stop a backup or a restore
 
 
 @projects.command("import")
@@ -378,17 +396,30 @@ def projects_import(ctx: click.Context, file: Path, new_name: str | None, as_jso
       design-agent projects import checkout-backup.json
       design-agent projects import checkout-backup.json --name "Checkout (restored)"
     """
+    from design_agent.memory.export import read
+
     app = app_of(ctx)
+    bundle = read(file)
     project = app.memory.import_project(
-        file,
+        bundle,
         new_name,
         providers=_provider_names(app),
         warn=lambda problem: echo(f"Warning: {file}: {problem}", err=True),
     )
+    missing = _methods_missing(app, {t.task_id for t in bundle.turns if t.task_id})
+    if missing:
+        said = say("import_missing_methods", app.language, file=file, ids=", ".join(missing))
+        echo(said, err=True)
     if as_json:
         print_json(project)
         return
     echo(f"Imported '{project.name}' (id {project.id}).")
+
+
+def _methods_missing(app: AppContext, used: set[str]) -> list[str]:
+    """The methods a project's answers used that this home does not have (a team's own)."""
+    catalogue = _catalogue_or_none(app)
+    return sorted(t for t in used if catalogue is not None and t not in catalogue.tasks)
 
 
 def _provider_names(app: AppContext) -> set[str] | None:

@@ -77,6 +77,7 @@ class Shell:
             elif where is not None:  # /goto or /fork left it off the latest turn
                 lines.append(say("banner_resume", language, number=where))
         lines.append(self._provider_line())
+        lines += self.services.catalogue.left_out_lines(language)  # the home's broken entries
         lines.append(say("banner_hint", language))
         question = self.pipeline.open_question()
         if question:  # left open when the last session ended: put it again, on screen
@@ -352,7 +353,10 @@ class SlashCommands:
         self._act("decisions", "list", all_branches=bool(argument.strip()))
 
     def cmd_methods(self, argument: str) -> None:
-        """List the design methods I know, grouped by specialist."""
+        """List the design methods I know; /methods new adds one of your team's own."""
+        if argument.strip().lower() in ("new", "nuevo", "add"):
+            self._act("catalogue", "new_method")
+            return
         self._act("catalogue", "methods")
 
     def cmd_prompt(self, argument: str) -> None:

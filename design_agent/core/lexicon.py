@@ -13,18 +13,24 @@ loaded, so code compares them with `fold`ed text.
     words.table("ordinals", "en")   # {"first": 1, ...}
 
 A lexicon is built once per set of source files and kept in the home's catalogue cache
-(core/cache.py); the process uses the lexicon of the home it opened (`use_home`), the
-bundled one until then. `check` validates every file (`problems`).
+(core/cache.py); the process uses the lexicon of the home it opened (`use_home`, called where
+the home's catalogue is loaded), the bundled one until then. `check` validates every file
+(`problems`): its shape, and in a home's files, that each name is one design-agent reads.
+
+What code derives from the words (sets, regular expressions, indexes) is made once per
+lexicon and kept on it (`derived`); what is too slow even for once per process is kept in
+the home's cache beside it (`persisted`). Modules that only test membership hold a live view
+(`LexiconWords`), which follows the lexicon in use.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from design_agent.core.text import fold
 from design_agent.core.yamlfile import Problem
@@ -35,8 +41,19 @@ if TYPE_CHECKING:
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 LANGUAGE = re.compile(r"^[a-z]{2,3}$")
 FOLDER = "lexicon"
+# Tables whose values name a list of the lexicon.
+REFERENCE_TABLES = frozenset({"false_friends", "nearby_support"})
+# Files whose names a home may coin: the word groups its own methods' shapes are written
+# with (config/tasks.yaml `shapes`, checked against the lexicon by `check`).
+OPEN_FILES = frozenset({"shapes.yaml"})
 QUOTE_BOOLEANS = 'write yes, no, on, off, y and n in quotes ("no"): YAML reads them as true/false'
 Table = dict[str, Any]
+# A language is a folder of the lexicon: "en", "es", "pt"...
+Language = str
+T = TypeVar("T")
+# Attributes made after loading, never pickled with the lexicon.
+_UNPICKLED = ("_unions", "_derived", "home")
+_derive_lock = threading.RLock()
 
 
 @dataclass(eq=False)  # hashed by identity: what is derived from a lexicon is cached on it
@@ -47,6 +64,11 @@ class Lexicon:
     tables: dict[str, dict[str, Table]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     signature: str = ""
+    # The home it was loaded for (None: the bundled files only), for `persisted`.
+    home: HomeLayout | None = field(default=None, repr=False, compare=False)
+    _derived: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False, compare=False)
+    # name -> every language's words, filled as names are asked for
+    _unions: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -60,7 +82,11 @@ class Lexicon:
 
     def union(self, name: str) -> frozenset[str]:
         """`name`'s words in every language."""
-        return self._unions.get(name, frozenset())
+        found = self._unions.get(name)
+        if found is None:
+            found = frozenset().union(*(self.words(name, code) for code in self.lists))
+            self._unions[name] = found
+        return found
 
     def table(self, name: str, language: str) -> Table:
         return self.tables.get(language, {}).get(name, {})
@@ -72,13 +98,95 @@ class Lexicon:
             merged.update(self.table(name, language))
         return merged
 
-    @cached_property
-    def _unions(self) -> dict[str, frozenset[str]]:
-        names = {name for lists in self.lists.values() for name in lists}
-        return {n: frozenset().union(*(self.words(n, code) for code in self.lists)) for n in names}
+    def entries(self, name: str) -> frozenset[str]:
+        """`name`'s words in every language, or its keys in every language for a table."""
+        return self.union(name) | frozenset(self.merged_table(name))
+
+    def merged_lists(self, name: str) -> Table:
+        """A table whose values name lists (`false_friends: {sprint: sprint_support}`), with
+        each name replaced by that list in every language: {"sprint": {"google", ...}}."""
+        return {key: self.union(str(value)) for key, value in self.merged_table(name).items()}
+
+    def derived(self, build: Callable[[Lexicon], T]) -> T:
+        """`build(self)`, made on first use and kept on this lexicon (one per function)."""
+        found = self._derived.get(build)
+        if found is None:
+            with _derive_lock:
+                found = self._derived.get(build)
+                if found is None:
+                    found = self._derived[build] = build(self)
+        return found
+
+    def persisted(self, kind: str, key: str, build: Callable[[], T]) -> T:
+        """`build()`, kept in the home's cache under `key` (built here without a home): for
+        what is derived from the words and too slow to make in every process."""
+        if self.home is None:
+            return build()
+        from design_agent.core.cache import cached
+
+        return cached(self.home, kind, key, build)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "_unions"}
+        return {k: v for k, v in self.__dict__.items() if k not in _UNPICKLED}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.home = None
+        self._derived, self._unions = {}, {}
+
+
+class LexiconWords(Set[str]):
+    """A live view of a name's words (every language's, or one language's): it reads the
+    lexicon in use at each test, so a module may hold it as a constant (`YES`)."""
+
+    def __init__(self, name: str, language: str | None = None) -> None:
+        self.name = name
+        self.language = language
+        self._read: tuple[Lexicon, frozenset[str]] | None = None  # the last lexicon's words
+
+    def now(self) -> frozenset[str]:
+        """The words, from the lexicon in use now."""
+        words, read = lexicon(), self._read
+        if read is None or read[0] is not words:
+            read = self._read = (words, self.words_of(words))
+        return read[1]
+
+    def words_of(self, words: Lexicon) -> frozenset[str]:
+        if self.language is None:
+            return words.union(self.name)
+        return words.words(self.name, self.language)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.now()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.now())
+
+    def __len__(self) -> int:
+        return len(self.now())
+
+    def __sub__(self, other: Iterable[Any]) -> Set[str]:
+        # Stays a view: a module may define one list as another minus a third.
+        return _Difference(self, other)
+
+    @classmethod
+    def _from_iterable(cls, iterable: Iterable[str]) -> frozenset[str]:  # type: ignore[override]
+        return frozenset(iterable)
+
+    def __repr__(self) -> str:
+        return f"LexiconWords({self.name!r}, {self.language!r})"
+
+
+class _Difference(LexiconWords):
+    """One view's words minus another's (or a set's), read at each use."""
+
+    def __init__(self, left: LexiconWords, right: Iterable[Any]) -> None:
+        super().__init__(left.name, left.language)
+        self.left, self.right = left, right
+
+    def words_of(self, words: Lexicon) -> frozenset[str]:
+        right = self.right.words_of(words) if isinstance(self.right, LexiconWords) else self.right
+        return self.left.words_of(words) - frozenset(right)
 
 
 def bundled_folder() -> Path:
@@ -97,42 +205,90 @@ def sources(home: HomeLayout | None) -> list[Path]:
 
 
 def build(paths: list[Path]) -> Lexicon:
-    """The lexicon of these files; what is wrong is collected in `problems`, never raised."""
+    """The lexicon of these files; what is wrong is collected in `problems`, never raised.
+
+    The bundled files come first: a name another file gives must be one of theirs, of the
+    same kind (a list or a table), so a misspelt name is reported, never silently unread."""
     from design_agent.core.yamlfile import YamlFileError, load_located
 
-    built = Lexicon()
+    building = _Building(Lexicon())
+    bundled = bundled_folder()
     for path in paths:
         language = path.parent.name
         if not LANGUAGE.match(language):
-            built.problems.append(
-                Problem(path, None, f"'{language}' is not a language code (en, es, pt...)")
-            )
+            building.problem(path, None, f"'{language}' is not a language code (en, es, pt...)")
             continue
         try:
             located = load_located(path)
         except YamlFileError as e:
-            built.problems.append(Problem(path, e.problem.line, e.problem.message))
+            building.problem(path, e.problem.line, e.problem.message)
             continue
-        _add_file(built, language, located)
-    return built
+        building.add_file(language, located, ours=path.is_relative_to(bundled))
+    building.check_references()
+    return building.built
 
 
-def _add_file(built: Lexicon, language: str, located: Any) -> None:
-    data = located.data or {}
-    if not isinstance(data, dict):
-        built.problems.append(Problem(located.path, 1, "a lexicon file is a mapping of names"))
-        return
-    for name, value in data.items():
-        line = located.line_of((name,))
-        problem = _problem_of(name, value)
-        if problem:
-            built.problems.append(Problem(located.path, line, problem))
-        elif isinstance(value, list):
-            lists = built.lists.setdefault(language, {})
-            lists[name] = lists.get(name, frozenset()) | {fold(str(v)).strip() for v in value}
-        else:
-            tables = built.tables.setdefault(language, {})
-            tables.setdefault(name, {}).update({fold(str(k)).strip(): v for k, v in value.items()})
+@dataclass
+class _Building:
+    """A lexicon being built: the names the bundled files give, the references to check."""
+
+    built: Lexicon
+    known: dict[str, type] = field(default_factory=dict)
+    # (file, line, table, key, the list it names) of every reference table's entry
+    references: list[tuple[Path, int | None, str, str, str]] = field(default_factory=list)
+
+    def problem(self, path: Path, line: int | None, message: str) -> None:
+        self.built.problems.append(Problem(path, line, message))
+
+    def add_file(self, language: str, located: Any, ours: bool) -> None:
+        """Add one file's names; a bundled file's (`ours`) become the known ones."""
+        data = located.data or {}
+        if not isinstance(data, dict):
+            self.problem(located.path, 1, "a lexicon file is a mapping of names")
+            return
+        for name, value in data.items():
+            line = located.line_of((name,))
+            coined = ours or located.path.name in OPEN_FILES
+            problem = _problem_of(name, value) or (None if coined else self._unknown(name, value))
+            if problem:
+                self.problem(located.path, line, problem)
+                continue
+            if ours:
+                self.known[name] = type(value)
+            if isinstance(value, list):
+                lists = self.built.lists.setdefault(language, {})
+                lists[name] = lists.get(name, frozenset()) | {fold(str(v)).strip() for v in value}
+                continue
+            table = self.built.tables.setdefault(language, {}).setdefault(name, {})
+            table.update({fold(str(k)).strip(): v for k, v in value.items()})
+            if name in REFERENCE_TABLES:
+                self.references += [
+                    (located.path, located.line_of((name, k)), name, str(k), str(v))
+                    for k, v in value.items()
+                ]
+
+    def _unknown(self, name: str, value: object) -> str | None:
+        """Whether a home's name is one design-agent reads, of the kind the bundled one is."""
+        if not self.known:
+            return None  # no bundled files to compare with (a test of one file)
+        kind = self.known.get(name)
+        if kind is None:
+            import difflib  # only to name the likely misspelling
+
+            close = difflib.get_close_matches(name, self.known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            return f"'{name}' is not a name design-agent reads{hint}"
+        if kind is not type(value):
+            shape = "a list of words ([a, b])" if kind is list else "a table (a: 1)"
+            return f"{name}: give {shape}, as the bundled lexicon does"
+        return None
+
+    def check_references(self) -> None:
+        """A reference table (false_friends: {sprint: sprint_support}) names existing lists."""
+        lists = {name for per_language in self.built.lists.values() for name in per_language}
+        for path, line, table, key, value in self.references:
+            if value not in lists:
+                self.problem(path, line, f"{table}: {key} names '{value}', a list no file gives")
 
 
 def _problem_of(name: object, value: object) -> str | None:
@@ -177,11 +333,16 @@ def lexicon() -> Lexicon:
         return _current
 
 
-def use_home(home: HomeLayout) -> None:
-    """Read the lexicon of `home` (its own words added to the bundled ones) from now on."""
+def use_home(home: HomeLayout | None) -> None:
+    """Read the lexicon of `home` (its own words added to the bundled ones) from now on;
+    None goes back to the bundled words alone. The words in use stay while their files
+    are unchanged (a signature of the files' sizes and times, ~0.3 ms)."""
+    from design_agent.core.cache import signature
+
     global _current, _home
     with _lock:
-        if _home is not None and _home.root == home.root and _current is not None:
+        same = (home.root if home else None) == (_home.root if _home else None)
+        if same and _current is not None and _current.signature == signature(sources(home)):
             return
         _home, _current = home, None
 
@@ -197,10 +358,11 @@ def load(home: HomeLayout | None) -> Lexicon:
                 home.trusted(path)  # words another user wrote are never read
     key = signature(paths)
     if home is None:
-        return _stamped(build(paths), key)
-    return _stamped(cached(home, "lexicon", key, lambda: build(paths)), key)
+        return _stamped(build(paths), key, None)
+    return _stamped(cached(home, "lexicon", key, lambda: build(paths)), key, home)
 
 
-def _stamped(built: Lexicon, key: str) -> Lexicon:
+def _stamped(built: Lexicon, key: str, home: HomeLayout | None) -> Lexicon:
     built.signature = key
+    built.home = home
     return built

@@ -632,6 +632,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report_replaces": ("Replaces", "Sustituye a"),
     "report_no_answers": ("No answers yet.", "Aún no hay respuestas."),
     "report_persona": ("Specialist", "Especialista"),
+    "report_method": ("Method", "Método"),
+    "report_team_method": (
+        "{method}, your team's own method",
+        "{method}, método propio de tu equipo",
+    ),
     "report_turn": ("Turn", "Turno"),
     "report_request": ("Request", "Petición"),
     "report_empty_answer": ("(empty answer)", "(respuesta vacía)"),
@@ -817,6 +822,201 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "el servidor se detuvo antes de terminar la respuesta; 'design-agent history' muestra "
         "lo guardado y 'design-agent ask --no-server' hace un turno sin él",
     ),
+    # -- a team's own methods: what was left out of the catalogue (registry.py) -------------
+    "left_out_task": (
+        "Warning: your method '{name}' is left out, the rest works: {where}: {reason}{more}",
+        "Aviso: tu método '{name}' queda fuera, el resto funciona: {where}: {reason}{more}",
+    ),
+    "left_out_agent": (
+        "Warning: your persona '{name}' is left out, the rest works: {where}: {reason}{more}",
+        "Aviso: tu especialista '{name}' queda fuera, el resto funciona: {where}: {reason}{more}",
+    ),
+    "left_out_file": (
+        "Warning: {name} is left out, the rest works: {where}: {reason}{more}",
+        "Aviso: {name} queda fuera, el resto funciona: {where}: {reason}{more}",
+    ),
+    "left_out_key": (
+        "Warning: the key '{name}' is left out, the rest works: {where}: {reason}{more}",
+        "Aviso: la clave '{name}' queda fuera, el resto funciona: {where}: {reason}{more}",
+    ),
+    "left_out_also": (
+        " (and {count} more problem(s): design-agent check lists them)",
+        " (y {count} problema(s) más: design-agent check los muestra)",
+    ),
+    "left_out_more": (
+        "Warning: {count} more part(s) of your catalogue files are left out; "
+        "'design-agent check' lists them all.",
+        "Aviso: {count} parte(s) más de tus archivos del catálogo quedan fuera; "
+        "'design-agent check' las muestra todas.",
+    ),
+    # -- a team's own methods: adding one, guided (cli/methods.py, actions/method_draft.py) --
+    "method_intro": (
+        "A method of your team's own: a few questions, then design-agent writes its entry in "
+        "{path} and a guide for you to fill in (nothing is written until the end).",
+        "Un método propio de tu equipo: unas preguntas, y design-agent escribe su entrada en "
+        "{path} y una guía para que la completes (no se escribe nada hasta el final).",
+    ),
+    "method_intro_about": (
+        "A method of your team's own for {about}: a few questions, then design-agent writes "
+        "its entry and a guide for you to fill in ('cancel' stops, nothing written).",
+        "Un método propio de tu equipo para {about}: unas preguntas, y design-agent escribe "
+        "su entrada y una guía para que la completes ('cancela' lo detiene sin escribir nada).",
+    ),
+    "method_q_name": (
+        "What is it called, in English? (e.g. Pricing page review)",
+        "¿Cómo se llama, en inglés? (p. ej. Pricing page review)",
+    ),
+    "method_q_name_es": (
+        "And in Spanish? (e.g. Revisión de página de precios; 'skip' to leave it out)",
+        "¿Y en español? (p. ej. Revisión de página de precios; 'saltar' para dejarlo)",
+    ),
+    "method_q_name_es_cli": (
+        "Its name in Spanish (Enter to leave it out)",
+        "Su nombre en español (Intro para dejarlo)",
+    ),
+    "method_q_description": (
+        "What is it for, in one sentence?",
+        "¿Para qué sirve, en una frase?",
+    ),
+    "method_q_agent": (
+        "Which specialist answers it?\n{options}\n(a number or an id{suggested})",
+        "¿Qué especialista lo responde?\n{options}\n(un número o un id{suggested})",
+    ),
+    "method_suggested": ("; {number} fits it best", "; el {number} es el que mejor encaja"),
+    "method_q_outputs": (
+        "What are the parts of its deliverable? Separate them with commas (e.g. Findings "
+        "by severity, Recommendations)",
+        "¿Qué partes tiene su entregable? Sepáralas con comas (p. ej. Hallazgos por "
+        "gravedad, Recomendaciones)",
+    ),
+    "method_q_length": (
+        "How long is the deliverable usually? 1. short  2. medium  3. long",
+        "¿Qué extensión suele tener el entregable? 1. corto  2. medio  3. largo",
+    ),
+    "method_q_keywords": (
+        "Other words people use to ask for it, separated by commas (Enter to skip)",
+        "Otras palabras con las que lo piden, separadas por comas (Intro para saltar)",
+    ),
+    "method_q_spanish": (
+        "Write its Spanish guide too ({path})? (yes/no)",
+        "¿Escribo también su guía en español ({path})? (sí/no)",
+    ),
+    "method_q_description_es": (
+        "What is it for, in Spanish? (Enter to leave it for later)",
+        "¿Para qué sirve, en español? (Intro para dejarlo para luego)",
+    ),
+    "method_q_outputs_es": (
+        "The deliverable's parts in Spanish, separated by commas (Enter: as in English)",
+        "Las partes del entregable en español, separadas por comas (Intro: como en inglés)",
+    ),
+    "method_q_confirm": ("Write '{id}' now?", "¿Lo escribo ya ('{id}')?"),
+    "method_bad_agent": (
+        "'{answer}' is none of them: give a number from 1 to {count}, or an id.",
+        "'{answer}' no es ninguno: da un número del 1 al {count}, o un id.",
+    ),
+    "method_bad_length": (
+        "Say short, medium or long (or 1, 2, 3).",
+        "Di corto, medio o largo (o 1, 2, 3).",
+    ),
+    "method_needed": (
+        "This one is needed: {question}",
+        "Esto hace falta: {question}",
+    ),
+    "method_taken": (
+        "There is a method called '{id}' already; give yours another name ('design-agent "
+        "methods edit {id}' changes it if it is yours).",
+        "Ya hay un método llamado '{id}'; dale otro nombre al tuyo ('design-agent methods "
+        "edit {id}' lo cambia si es tuyo).",
+    ),
+    "method_yes_no": ("Yes or no?", "¿Sí o no?"),
+    "export_team_methods": (
+        "Note: this project used your team's own method(s) {ids}; a home that imports it "
+        "needs them too (copy {home}/config/tasks.yaml and knowledge/guides, or add them "
+        "there with design-agent methods new).",
+        "Nota: este proyecto ha usado método(s) propio(s) de tu equipo: {ids}; el directorio "
+        "que lo importe también los necesita (copia {home}/config/tasks.yaml y "
+        "knowledge/guides, o añádelos allí con design-agent methods new).",
+    ),
+    "import_missing_methods": (
+        "Warning: {file}: this project used the method(s) {ids}, which this home does not "
+        "have (a team's own, most likely); its answers are imported as they were, but to "
+        "ask for them again add them here (design-agent methods new, or copy the team's "
+        "config/tasks.yaml entry and guide).",
+        "Aviso: {file}: este proyecto ha usado método(s) que este directorio no tiene: "
+        "{ids} (propios de un equipo, seguramente); sus respuestas se importan tal cual, "
+        "pero para volver a pedirlos añádelos aquí (design-agent methods new, o copia la "
+        "entrada de config/tasks.yaml y la guía del equipo).",
+    ),
+    "method_nothing_written": ("Nothing was written.", "No se ha escrito nada."),
+    "method_written": ("Wrote your method '{id}':", "He escrito tu método '{id}':"),
+    "method_replaces": (
+        "It takes the place of the bundled method of the same id.",
+        "Ocupa el lugar del método incluido con el mismo id.",
+    ),
+    "method_file_entry": ("  {where}  its entry", "  {where}  su entrada"),
+    "method_file_guide": (
+        "  {where}  its guide: replace the [bracketed] parts with your team's way",
+        "  {where}  su guía: cambia las partes [entre corchetes] por lo que hace tu equipo",
+    ),
+    "method_file_own_guide": ("  {where}  its guide (yours)", "  {where}  su guía (la tuya)"),
+    "method_file_companion": (
+        "  {where}  its Spanish guide",
+        "  {where}  su guía en español",
+    ),
+    "method_check_ok": ("check: no problems with it.", "check: ningún problema con él."),
+    "method_check_elsewhere": (
+        "check: {count} problem(s) elsewhere in your files: design-agent check lists them.",
+        "check: {count} problema(s) en otras partes de tus archivos: design-agent check los "
+        "muestra.",
+    ),
+    "method_check_problems": (
+        "check: {count} problem(s) with it, in plain words:",
+        "check: {count} problema(s) con él, en palabras claras:",
+    ),
+    "method_check_warnings": ("check warns:", "check avisa:"),
+    "method_routes": (
+        "How three sample requests are routed:",
+        "Cómo se enrutan tres peticiones de ejemplo:",
+    ),
+    "method_route_ours": (
+        '  ok  "{text}" -> {task} ({score}, {band})',
+        '  ok  "{text}" -> {task} ({score}, {band})',
+    ),
+    "method_route_other": (
+        '  no  "{text}" -> {task} ({score}, {band}): add its words to the keywords '
+        "(design-agent methods edit {id})",
+        '  no  "{text}" -> {task} ({score}, {band}): añade sus palabras a las keywords '
+        "(design-agent methods edit {id})",
+    ),
+    "method_route_none": (
+        '  no  "{text}" -> no method: add its words to the keywords (design-agent methods '
+        "edit {id})",
+        '  no  "{text}" -> ningún método: añade sus palabras a las keywords (design-agent '
+        "methods edit {id})",
+    ),
+    "method_next": (
+        'Next: fill in its guide (design-agent methods edit {id}), then ask for it: "{sample}"',
+        'Ahora: completa su guía (design-agent methods edit {id}) y pídelo: "{sample}"',
+    ),
+    "method_removed": (
+        "Removed your method '{id}' from {path}{guides}.",
+        "He quitado tu método '{id}' de {path}{guides}.",
+    ),
+    "method_removed_guides": (" and its guide(s) {names}", " y su(s) guía(s) {names}"),
+    "method_bundled_back": (
+        "The bundled method '{id}' answers again.",
+        "Vuelve a responder el método incluido '{id}'.",
+    ),
+    "method_remove_confirm": (
+        "Remove your method '{id}' ({where}){guides}?",
+        "¿Quito tu método '{id}' ({where}){guides}?",
+    ),
+    "method_remove_guides": (" and delete {names}", " y borro {names}"),
+    "method_edited": (
+        "After your edit, {count} problem(s) with '{id}':",
+        "Tras tu edición, {count} problema(s) con '{id}':",
+    ),
+    "method_edited_ok": ("'{id}' checks out.", "'{id}' está bien."),
 }
 
 

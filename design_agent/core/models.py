@@ -6,9 +6,15 @@ error with its line, not a silently ignored key.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+)
 
 Identifier = Annotated[
     str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", min_length=2, max_length=64)
@@ -35,10 +41,11 @@ class Localized(StrictModel):
 
 
 class Keywords(StrictModel):
-    """What users type, per language, that points to a task."""
+    """What users type, per language, that points to a task (Spanish ones optional: a
+    team's own method may have none yet)."""
 
     en: list[NonEmpty] = Field(min_length=1)
-    es: list[NonEmpty] = Field(min_length=1)
+    es: list[NonEmpty] = Field(default_factory=list)
 
 
 class Handoffs(StrictModel):
@@ -100,6 +107,10 @@ class Task(StrictModel):
     agent: Identifier
     # How long the deliverable usually is: microcopy is short, a test plan long.
     length: Length = "medium"
+    # What the method looks like described without its name: lists of lexicon groups
+    # (lexicon/<language>/shapes.yaml), each shape two groups or more
+    # (understanding/shapes.py).
+    shapes: list[Annotated[list[Identifier], Field(min_length=2)]] = Field(default_factory=list)
     es: TaskSpanish | None = None
 
     def description_in(self, language: str) -> str:
@@ -111,6 +122,15 @@ class Task(StrictModel):
         return list(
             self.es.expected_output if language == "es" and self.es else self.expected_output
         )
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _spanish_name_defaults_to_english(cls, value: Any) -> Any:
+        """A team's method may have no Spanish name yet: it reads as the English one in
+        Spanish (`design-agent check` warns that it is missing)."""
+        if isinstance(value, dict) and value.get("en") and value.get("es") is None:
+            return {**value, "es": value["en"]}
+        return value
 
     @field_validator("guides")
     @classmethod

@@ -123,6 +123,7 @@ class HomeLayout(DataLayout):
             *(database.with_name(database.name + "-journal"),),
             *(self.history_file, self.server_file, self.cache_dir, self.logs_dir),
             *(self.root / "config", self.root / "knowledge", self.adapters_dir),
+            self.root / "lexicon",
             *(self.root / "uploads", self.root / "recovery"),
         )
 

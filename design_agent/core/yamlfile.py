@@ -70,12 +70,18 @@ class YamlFileError(Exception):
 
 def load_located(path: Path) -> LocatedYaml:
     """Parse `path` into values plus line numbers; raise YamlFileError with path:line."""
-    import yaml
-
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise YamlFileError(Problem(path, None, f"cannot read file: {e}")) from e
+    return parse_located(text, path)
+
+
+def parse_located(text: str, path: Path) -> LocatedYaml:
+    """`text` (as read from `path`) parsed into values plus line numbers; raise
+    YamlFileError with path:line."""
+    import yaml
+
     try:
         node = yaml.compose(text, Loader=_composer())
     except yaml.MarkedYAMLError as e:

@@ -53,6 +53,12 @@ COMPANION_COVERS: dict[str, dict[str, frozenset[str]]] = {
     }
 }
 _HEADING = re.compile(r"^##\s+(.+?)\s*#*\s*$", re.MULTILINE)
+# What a guide without `##` sections is split at: its title, its other headings, its lines
+# in bold ("**Steps**" alone on a line).
+_TITLE_LINE = re.compile(r"\A\s*#\s+[^\n]*\n?")
+_ANY_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_BOLD_HEADING = re.compile(r"^\*\*([^*\n]{2,80}?)\*\*:?\s*$", re.MULTILINE)
+PART_IN = {"en": "Part", "es": "Parte"}
 
 
 @dataclass(frozen=True)
@@ -97,8 +103,11 @@ class Section:
 def split_sections(
     source: str, text: str, kind: str = "guide", language: str = "en"
 ) -> list[Section]:
-    """Split markdown at level-2 headings; text before the first one is the Summary."""
+    """Split markdown at level-2 headings; text before the first one is the Summary. A
+    guide with none (a team's own, written its own way) is split at its own parts."""
     matches = list(_HEADING.finditer(text))
+    if not matches and kind == "guide":
+        return own_sections(source, text, language)
     sections: list[Section] = []
     head = text[: matches[0].start()] if matches else text
     if head.strip():
@@ -108,6 +117,53 @@ def split_sections(
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         body = text[match.end() : end].strip()
         sections.append(Section(source, match.group(1).strip(), body, i + 1, kind, language))
+    return sections
+
+
+def own_sections(source: str, text: str, language: str = "en") -> list[Section]:
+    """A guide without `##` sections, in the parts its author made: its headings of any
+    other level (a `# Title` first is the title), else its lines in bold, else its
+    paragraphs ("Steps:" names the one it starts; the others are "Part 2", "Part 3"...).
+    Text before the first part is the Summary."""
+    title = _TITLE_LINE.match(text)
+    start = title.end() if title else 0
+    for pattern in (_ANY_HEADING, _BOLD_HEADING):
+        found = [m for m in pattern.finditer(text) if m.start() >= start]
+        if found:
+            cuts = [(m.start(), m.end(), m.group(1).strip()) for m in found]
+            return _cut(source, text, cuts, language)
+    return _paragraph_sections(source, text, start, language)
+
+
+def _cut(source: str, text: str, cuts: list[tuple[int, int, str]], language: str) -> list[Section]:
+    sections: list[Section] = []
+    head = text[: cuts[0][0]].strip()
+    if head:
+        sections.append(
+            Section(source, SUMMARY_IN.get(language, SUMMARY), head, 0, "guide", language)
+        )
+    for i, (_start, end, heading) in enumerate(cuts):
+        stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
+        body = text[end:stop].strip()
+        if body:
+            sections.append(Section(source, heading, body, i + 1, "guide", language))
+    return sections
+
+
+def _paragraph_sections(source: str, text: str, start: int, language: str) -> list[Section]:
+    blocks = [b.strip() for b in re.split(r"\n\s*\n", text[start:]) if b.strip()]
+    title = text[:start].strip()
+    if not blocks:
+        return [Section(source, SUMMARY_IN.get(language, SUMMARY), title, 0, "guide", language)]
+    summary = f"{title}\n\n{blocks[0]}" if title else blocks[0]
+    sections = [Section(source, SUMMARY_IN.get(language, SUMMARY), summary, 0, "guide", language)]
+    part = PART_IN.get(language, PART_IN["en"])
+    for n, block in enumerate(blocks[1:], 2):
+        lead, _, rest = block.partition("\n")
+        named = lead.rstrip().endswith(":") and len(lead) <= 60 and rest.strip()
+        heading = lead.rstrip().rstrip(":").strip() if named else f"{part} {n}"
+        body = rest.strip() if named else block
+        sections.append(Section(source, heading, body, n - 1, "guide", language))
     return sections
 
 

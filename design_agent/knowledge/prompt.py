@@ -113,9 +113,9 @@ def assemble(
         "request": _tag("request", _clip(inert(message), budget // 2)),
         "persona": persona_block(agent, language),
     }
-    primary = task.guides[0]
+    example = citation_example(knowledge, task.guides[0], language)
     blocks["instructions"] = instructions_block(
-        task, language, verbosity, project, assumptions, instruction, primary
+        task, language, verbosity, project, assumptions, instruction, example
     )
     left = budget - sum(estimate_tokens(b) for b in blocks.values())
     if project is not None:
@@ -158,9 +158,10 @@ def instructions_block(
     project: ProjectContext | None,
     assumptions: str,
     instruction: str,
-    primary_guide: str,
+    example: str,
 ) -> str:
-    """The `<instructions>` block: the one outline, format, length and rules."""
+    """The `<instructions>` block: the one outline, format, length and rules; `example` is
+    a citation of the method's main guide (citation_example)."""
     words = frame(language)
     outline = "\n".join(f"{i}. {part}" for i, part in enumerate(task.outline(language), 1))
     low, high = length_words(task.length, verbosity)
@@ -172,7 +173,7 @@ def instructions_block(
         words["format"],
         words["length"].format(low=f"{low:,}", high=f"{high:,}"),
         *_facts_rules(words, project, assumptions),
-        words["cite"].format(example=f"[{primary_guide} > {_procedure(language)}]"),
+        words["cite"].format(example=example),
         words["confidence"],
         words["decision"],
         words["tags"],
@@ -202,8 +203,14 @@ def _listed(items: list[str], words: dict[str, str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + words["and"] + items[-1]
 
 
-def _procedure(language: str) -> str:
-    return "Procedimiento" if language == "es" else "Procedure"
+def citation_example(knowledge: Knowledge, guide: str, language: str) -> str:
+    """`[guide > Procedure]`, or a section the guide has when it has no procedure (a team's
+    guide written its own way): the example never names a section that is not there."""
+    procedure = "Procedimiento" if language == "es" else "Procedure"
+    headings = [s.heading for s in knowledge.sections(guide, language)]
+    if procedure in headings or not headings:
+        return f"[{guide} > {procedure}]"
+    return f"[{guide} > {headings[1] if len(headings) > 1 else headings[0]}]"
 
 
 def reference_blocks(task: Task, sections: Sequence[Section], language: str) -> dict[str, str]:

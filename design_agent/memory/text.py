@@ -14,8 +14,11 @@ import re
 import unicodedata
 from typing import Any
 
+from design_agent.core.lexicon import LexiconWords
 from design_agent.core.text import fold
-from design_agent.understanding.language import QUESTION_STOP_WORDS as STOP_WORDS
+
+# Words that carry a question, not its subject (lexicon/<language>/words.yaml).
+STOP_WORDS = LexiconWords("question_stop_words")
 
 MAX_TERMS = 12  # bound the work of one query, whatever the user pastes
 MIN_PREFIX = 3  # "a*" would expand to half the vocabulary

@@ -39,6 +39,8 @@ DEPTHS = {
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+(.+)$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*[-*]\s+(.+)$", re.MULTILINE)
 _FIELD = re.compile(r"\[[^\]\n]+\]")
+_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+(.+)$", re.MULTILINE)
+PARAGRAPH_CHARS = 600
 
 
 def compose_answer(request: ProviderRequest) -> list[str]:
@@ -112,7 +114,25 @@ def _parts(
 
 
 def _steps(sections: list[GuideSection]) -> list[str]:
-    return _items(sections, PROCEDURE, _NUMBERED)
+    """The procedure's numbered steps; for a guide without a procedure (a team's own,
+    written its own way), its list items, else its paragraphs, to place in the outline."""
+    if _first(sections, PROCEDURE) is not None:
+        return _items(sections, PROCEDURE, _NUMBERED)
+    return [text for text, _section in _loose(sections)]
+
+
+def _loose(sections: list[GuideSection]) -> list[tuple[str, GuideSection]]:
+    """Each list item of the guide's sections, or (none) each paragraph, with its section."""
+    guide = [s for s in sections if s.kind == "guide"]
+    items = [(m.group(1).strip(), s) for s in guide for m in _ITEM.finditer(s.text)]
+    if items:
+        return items
+    return [(block, s) for s in guide for block in _paragraphs(s.text)]
+
+
+def _paragraphs(text: str) -> list[str]:
+    blocks = [" ".join(b.split()) for b in re.split(r"\n\s*\n", text)]
+    return [_clip(b, PARAGRAPH_CHARS) for b in blocks if b and not b.startswith("#")]
 
 
 def _items(
@@ -197,6 +217,10 @@ def _fill(line: str, grounding: Grounding) -> str:
 
 def _citations(sections: list[GuideSection], depth: Depth) -> list[str]:
     cited = [s for s in (_first(sections, PROCEDURE), _first(sections, PITFALLS)) if s]
+    if _first(sections, PROCEDURE) is None:  # the parts of a guide written its own way
+        for _text, section in _loose(sections):
+            if section not in cited:
+                cited.append(section)
     if depth.fields:
         cited += [s for s in sections if s.kind == "material" and "template" in s.guide][:1]
     return [f"[{s.guide} > {s.heading}]" for s in cited]

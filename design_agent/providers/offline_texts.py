@@ -45,7 +45,7 @@ TEXTS: dict[str, dict[str, Any]] = {
         "sources": "## Sources",
         "no_match": "I could not match this request to a design method, and there is no AI "
         "model here to write an answer. Rephrase it naming the method (for example "
-        "'journey map' or 'usability test plan'), or see 'design-agent tasks list'.",
+        "'journey map' or 'usability test plan'), or see 'design-agent methods list'.",
         "no_sources": "- none: no guide section matched",
     },
     "es": {
@@ -88,7 +88,7 @@ TEXTS: dict[str, dict[str, Any]] = {
         "sources": "## Fuentes",
         "no_match": "No pude asociar esta petición a un método de diseño y aquí no hay un "
         "modelo de IA que escriba la respuesta. Reformúlala nombrando el método (por ejemplo "
-        "'journey map' o 'plan de test de usabilidad'), o mira 'design-agent tasks list'.",
+        "'journey map' o 'plan de test de usabilidad'), o mira 'design-agent methods list'.",
         "no_sources": "- ninguna: no coincidió ninguna sección de guía",
     },
 }

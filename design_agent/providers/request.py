@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from design_agent.core.lexicon import Language
 from design_agent.providers.events import Tier
 
 
@@ -57,6 +58,6 @@ class ProviderRequest(_Frozen):
     tier: Tier = "fast"
     tier_reason: str = ""
     model: str | None = None
-    language: Literal["en", "es"] = "en"
+    language: Language = "en"  # a lexicon language; English words where one has none
     verbosity: Literal["brief", "normal", "detailed"] = "normal"
     grounding: Grounding | None = None

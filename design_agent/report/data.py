@@ -76,6 +76,8 @@ class ReportAnswer(_Frozen):
     number: int
     task_id: str | None
     method: str
+    # The method is the team's own (the home's catalogue), not one bundled with design-agent.
+    team_method: bool = False
     persona: str
     request: str
     text: str
@@ -271,6 +273,7 @@ def _answer(memory: Memory, catalogue: Catalogue, turn: Turn, language: str) -> 
         number=memory.turn_number(turn.id),
         task_id=turn.task_id,
         method=task.name.get(language) if task else (turn.task_id or "-"),
+        team_method=task is not None and catalogue.is_team(task.id),
         persona=agent.role.get(language) if agent else (turn.agent_id or "-"),
         request=_request(memory, turn),
         text=turn.message,

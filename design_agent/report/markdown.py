@@ -122,6 +122,7 @@ def _answer(answer: ReportAnswer, index: int, data: ReportData) -> list[str]:
     lang = data.language
     facts = [
         f"- **{say('report_persona', lang)}:** {inline(answer.persona)}",
+        *_team_method(answer, lang),
         f"- **{say('report_turn', lang)}:** {answer.number}, {answer.timestamp.date().isoformat()}",
     ]
     if answer.request:
@@ -131,6 +132,14 @@ def _answer(answer: ReportAnswer, index: int, data: ReportData) -> list[str]:
     blocks += [f"{'#' * (SHIFT + 1)} {say('report_references', lang)}", _references(answer, lang)]
     blocks += [f"{'#' * (SHIFT + 1)} {say('report_checklist', lang)}", _checklist(answer, lang)]
     return blocks
+
+
+def _team_method(answer: ReportAnswer, lang: str) -> list[str]:
+    """A fact line for an answer given with one of the team's own methods."""
+    if not answer.team_method:
+        return []
+    method = say("report_team_method", lang, method=inline(answer.method))
+    return [f"- **{say('report_method', lang)}:** {method}"]
 
 
 def _references(answer: ReportAnswer, lang: str) -> str:

@@ -106,13 +106,23 @@ def _start(context: ServerContext, body: AskBody) -> tuple[TurnRecord, list[str]
     services = context.services()
     try:
         check_names(services, body.provider, body.project)
-        notes = [continue_line(services, body.project)] if body.continuing else []
+        notes = _left_out(services)
+        notes += [continue_line(services, body.project)] if body.continuing else []
         project_id = _lock_key(services, body.project)
     finally:
         services.memory.close()
     start = body.from_turn or body.branch
     request = TurnRequest(text, body.project, body.provider, body.tier, start, body.over_budget)
     return context.turns.start(request, project_id), notes
+
+
+def _left_out(services: Any) -> list[str]:
+    """What of the home's catalogue files was left out, as `ask` says it on stderr."""
+    catalogue = services.catalogue
+    if not catalogue.left_out:
+        return []
+    setting = services.settings.values.language
+    return list(catalogue.left_out_lines(setting if setting in ("en", "es") else "en"))
 
 
 def _lock_key(services: Any, project_name: str | None) -> str:

@@ -10,6 +10,7 @@ loading).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 # Services' cached properties that are the same for every turn of the process.
 SHARED = ("knowledge", "matcher", "adapters", "event_log")
+# How often the catalogue's files are looked at for a change (a stat of each).
+RECHECK_SECONDS = 1.0
 
 
 @dataclass
@@ -44,6 +47,7 @@ class ServerContext:
     database: DatabaseUrl | None = None  # None: the home's file (cli/context.py resolves it)
     _shared: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
+    _checked: float = field(default=0.0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         from design_agent.server.turns import TurnManager
@@ -86,10 +90,20 @@ class ServerContext:
             return self._shared["adapters"]  # type: ignore[no-any-return]
 
     def catalogue(self) -> Catalogue:
-        """The home's catalogue, read once (ConfigError when a file of it is invalid)."""
-        with self._lock:
-            if "catalogue" not in self._shared:
-                from design_agent.knowledge.registry import load_catalogue_cached
+        """The home's catalogue (ConfigError when a bundled file of it is invalid; a broken
+        entry of the home's own is left out). Read again when one of its files changed, at
+        most once a second (a method added with `methods new` while the server runs)."""
+        from design_agent.knowledge.registry import catalogue_signature, load_catalogue_cached
 
-                self._shared["catalogue"] = load_catalogue_cached(self.home).require_valid()
-            return self._shared["catalogue"]  # type: ignore[no-any-return]
+        with self._lock:
+            current: Catalogue | None = self._shared.get("catalogue")
+            now = time.monotonic()
+            if current is not None and now - self._checked < RECHECK_SECONDS:
+                return current
+            self._checked = now
+            if current is None or catalogue_signature(self.home) != current.signature:
+                for name in ("knowledge", "matcher", "adapters"):
+                    self._shared.pop(name, None)  # built again from the new catalogue
+                current = load_catalogue_cached(self.home).require_valid()
+                self._shared["catalogue"] = current
+            return current

@@ -1,5 +1,7 @@
 """/api/v1/guides/{guide_id}: a guide (or material) in sections, so a citation such as
-`[test_plan.md > Procedure]` opens its section (anchor = the heading's slug)."""
+`[test_plan.md > Procedure]` opens its section (anchor = the heading's slug); and
+/api/v1/methods: every method, the team's own marked, with what of the home's own
+catalogue files was left out (one warning line each)."""
 
 from __future__ import annotations
 
@@ -41,6 +43,29 @@ def guide(guide_id: str, request: Request, lang: Literal["en", "es"] = "en") -> 
             {"title": s.heading, "anchor": slugify(s.heading), "markdown": _body(s.text)}
             for s in sections
         ],
+    }
+
+
+@router.get("/methods")
+def methods(request: Request, lang: Literal["en", "es"] = "en") -> dict[str, Any]:
+    """Every method in `lang`, by name, each marked `team` when it is the team's own; and
+    `left_out`: what of the home's catalogue files was left out, one line each."""
+    catalogue = context_of(request).catalogue()
+    tasks = sorted(catalogue.tasks.values(), key=lambda t: t.name.get(lang).lower())
+    return {
+        "methods": [
+            {
+                "id": task.id,
+                "name": task.name.get(lang),
+                "description": task.description_in(lang),
+                "persona": catalogue.agents[task.agent].role.get(lang),
+                "guides": list(task.guides),
+                "team": catalogue.is_team(task.id),
+                "replaces_bundled": catalogue.replaces_bundled(task.id),
+            }
+            for task in tasks
+        ],
+        "left_out": catalogue.left_out_lines(lang),
     }
 
 

@@ -28,6 +28,7 @@ from design_agent.understanding.matching import MatchResult, TaskScore
 
 if TYPE_CHECKING:
     from design_agent.core.models import Task
+    from design_agent.knowledge.registry import Catalogue
     from design_agent.providers.spec import AdapterSpec
     from design_agent.turn.session import Services
     from design_agent.understanding.model_choice import ModelChoice
@@ -50,7 +51,11 @@ class TaskChooser:
 
     def __init__(self, services: Services) -> None:
         self.services = services
-        self.catalogue = services.catalogue
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The services' catalogue, read again when its files change (Services)."""
+        return self.services.catalogue
 
     def choose(
         self, message: str, turn: TurnState, timer: Timer, spec: AdapterSpec | None = None

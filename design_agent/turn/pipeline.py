@@ -206,6 +206,7 @@ class Pipeline:
 
     def _steps(self, request: TurnRequest) -> Iterator[Any]:
         timer = Timer()
+        self.services.refresh_catalogue()  # a method added since the last turn is known
         turn = self._prepare(request, claim=True)
         prefs = turn.prefs
         yield PreferencesLoaded(

@@ -97,7 +97,7 @@ def build_request(knowledge: Knowledge, inputs: RequestInputs) -> BuiltRequest:
         tier=tier,
         tier_reason=tier_reason,
         model=prefs.settings.model,
-        language=prefs.language,  # type: ignore[arg-type]
+        language=prefs.language,
         verbosity=prefs.verbosity,  # type: ignore[arg-type]
         grounding=grounding(
             chosen.request_text,

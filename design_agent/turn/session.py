@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from design_agent.core.cache import cached
+from design_agent.core.lexicon import lexicon
 from design_agent.core.logs import EventLog, configure_file_logging
 from design_agent.core.paths import HomeLayout
 from design_agent.core.settings import EffectiveSettings, Settings, load_settings
@@ -39,12 +40,13 @@ class Services:
 
     @cached_property
     def matcher(self) -> Matcher:
+        # Built from the catalogue and the lexicon's words: a change in either rebuilds it.
         if not self.catalogue.signature:
             return Matcher.from_catalogue(self.catalogue)
         return cached(
             self.home,
             "matcher",
-            self.catalogue.signature,
+            f"{self.catalogue.signature}-{lexicon().signature}",
             lambda: Matcher.from_catalogue(self.catalogue),
         )
 
@@ -61,6 +63,21 @@ class Services:
     def event_log(self) -> EventLog:
         configure_file_logging(self.home.logs_dir)
         return EventLog(self.home.logs_dir)
+
+    def refresh_catalogue(self) -> bool:
+        """Read the catalogue again when one of its files changed since it was read (a method
+        added by talking, or with `methods new` in another terminal); True when it did. The
+        knowledge, matcher and adapters built from the old one are built again when used."""
+        from design_agent.knowledge.registry import catalogue_signature, load_catalogue_cached
+
+        if not self.catalogue.signature:
+            return False  # made in memory (a test's own): nothing on disk to follow
+        if catalogue_signature(self.home) == self.catalogue.signature:
+            return False
+        self.catalogue = load_catalogue_cached(self.home).require_valid()
+        for name in ("knowledge", "matcher", "adapters"):
+            self.__dict__.pop(name, None)
+        return True
 
     @property
     def settings(self) -> EffectiveSettings:

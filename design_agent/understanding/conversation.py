@@ -22,13 +22,18 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from design_agent.core.errors import NotFoundError
 
 if TYPE_CHECKING:
     from design_agent.memory import Memory
 
+# The languages design-agent has messages in; a conversation in another language of the
+# lexicon (a home's own, say Portuguese) is kept as English, whose messages it gets.
+MessageLanguage = Annotated[
+    Literal["en", "es"], BeforeValidator(lambda code: "es" if code == "es" else "en")
+]
 PENDING_MINUTES = 15
 LAST_LANGUAGE = "last_language"  # the language of the last turn in any project
 NO_PROJECT = "-"  # the key of the state kept before any project exists
@@ -38,7 +43,7 @@ class _Pending(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     asked_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
-    language: Literal["en", "es"] = "en"
+    language: MessageLanguage = "en"
     # The question as it was put, so it can be asked again after an aside.
     question: str = ""
     # Asked a second time already: the next message that is not an answer drops it.
@@ -140,6 +145,31 @@ class Interview(_Pending):
         return None
 
 
+DraftStep = Literal["name", "name_es", "description", "agent", "outputs", "length", "spanish"]
+
+
+class MethodDraftQuestion(_Pending):
+    """A team's own method, asked one question at a time ("I want to add our own method for
+    ..."): the answers so far, and the step whose answer is awaited. `agents` are the
+    persona ids in the order they were numbered."""
+
+    kind: Literal["method_draft"] = "method_draft"
+    step: DraftStep = "name"
+    about: str | None = Field(None, max_length=200)
+    name: str = Field(default="", max_length=120)
+    name_es: str = Field(default="", max_length=120)
+    description: str = Field(default="", max_length=1000)
+    agents: list[str] = Field(default_factory=list, max_length=64)
+    agent: str = Field(default="", max_length=64)
+    outputs: list[str] = Field(default_factory=list, max_length=20)
+    length: Literal["short", "medium", "long"] = "medium"
+    spanish_guide: bool = False
+
+    @property
+    def choices(self) -> int | None:
+        return {"agent": len(self.agents), "length": 3, "spanish": 0}.get(self.step)
+
+
 class ProposedDecision(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
@@ -199,7 +229,8 @@ Pending = Annotated[
     | Interview
     | DecisionProposal
     | DecisionChange
-    | BudgetConfirm,
+    | BudgetConfirm
+    | MethodDraftQuestion,
     Field(discriminator="kind"),
 ]
 
@@ -226,7 +257,7 @@ class ConversationState(BaseModel):
     project_id: str = NO_PROJECT
     pending: Pending | None = None
     clarify_count: int = Field(default=0, ge=0)
-    language: Literal["en", "es"] | None = None
+    language: MessageLanguage | None = None
     last: LastAnswer | None = None
     # The turn the conversation continues from (moved by /goto and /fork); None: the latest.
     node: int | None = None

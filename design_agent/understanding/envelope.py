@@ -13,8 +13,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from design_agent.understanding.inputs import INPUTS
-
 Module = Literal[
     "tree",
     "projects",
@@ -41,6 +39,8 @@ class ActionEnvelope(BaseModel):
 
     @model_validator(mode="after")
     def _input_matches_method(self) -> ActionEnvelope:
+        from design_agent.understanding.inputs import INPUTS  # only with a meta-request
+
         model = INPUTS.get((self.module, self.method))
         if model is None:
             raise ValueError(f"unknown action {self.module}.{self.method}")
@@ -54,4 +54,6 @@ class ActionEnvelope(BaseModel):
 
     def typed_input(self) -> Any:
         """The input as its declared model (defaults filled in)."""
+        from design_agent.understanding.inputs import INPUTS
+
         return INPUTS[(self.module, self.method)].model_validate(self.input)

@@ -21,6 +21,7 @@ __all__ = [
     "DeleteProject",
     "HistoryCount",
     "ListDecisions",
+    "NewMethod",
     "NoInput",
     "ProjectName",
     "ProviderName",
@@ -216,6 +217,13 @@ class Rerender(_Strict):
         return self
 
 
+class NewMethod(_Strict):
+    """catalogue.new_method: what the team's new method is for, as said ("pricing page
+    reviews"), or None."""
+
+    about: str | None = Field(None, min_length=1, max_length=200)
+
+
 class UsageShow(ActionInput):
     """Group by provider, model, day or project; every project's answers, or the active one's."""
 
@@ -236,6 +244,7 @@ class MakeReport(ActionInput):
 # envelope (what a message means) and the handler registered for it (actions/) agree on.
 INPUTS: dict[tuple[str, str], type[ActionInput]] = {
     ("catalogue", "methods"): NoInput,
+    ("catalogue", "new_method"): NewMethod,
     ("conversation", "cancel"): NoInput,
     ("conversation", "compare"): Compare,
     ("conversation", "help"): NoInput,

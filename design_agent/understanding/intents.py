@@ -12,6 +12,11 @@ accents. Rules run in order, the most specific first; whole-message phrases
 (small talk, cancel, help, "shorter") come before anything that reads a part.
 A message with no match is read once more with one-letter typos in command
 words corrected ("swich to gemini", "histroy").
+
+The patterns are code and their words are data: a template's `⟪name⟫` is the lexicon's
+`name` words in every language, joined (lexicon/<language>/intents.yaml and
+small_talk.yaml; see phrasebook.py), so a language's file adds alternatives to the
+phrasings here. Every word set and pattern is made once per lexicon and kept on it.
 """
 
 from __future__ import annotations
@@ -25,35 +30,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from design_agent.core.text import fold, fold_mapped, normalize, original_span, words
-from design_agent.understanding import intent_starts
+from design_agent.core.lexicon import Lexicon, lexicon
+from design_agent.core.text import fold, fold_mapped, normalize, original_span, word_list, words
 from design_agent.understanding.envelope import ActionEnvelope
-from design_agent.understanding.language import (
-    ACKNOWLEDGEMENTS,
-    ACTION_WORDS,
-    ACTIVE_PROJECT_WORDS,
-    BRIEF_FILE_WORDS,
-    BYE,
-    CANCEL_REQUESTS,
-    CREATE_FILLERS,
-    DESIGN_FILE_WORDS,
-    FILE_EXTENSIONS,
-    FILE_WORDS,
-    GREETINGS,
-    HELP_REQUESTS,
-    HOW_ARE_YOU,
-    IMAGE_EXTENSIONS,
-    LEAD_INS,
-    NOT_PROJECT_NAMES,
-    NUMBER_WORDS,
-    OUTWARD_SEARCH_WORDS,
-    POLITE_TAILS,
-    RESEARCH_FILE_WORDS,
-    STOP_WORDS_EN,
-    STOP_WORDS_ES,
-    THANKS,
-)
 from design_agent.understanding.lazy_regex import LazyPattern
+from design_agent.understanding.phrasebook import PhraseBook, Template, digest, fill
 
 __all__ = ["MAX_MESSAGE", "detect_action"]
 
@@ -70,6 +51,21 @@ PROVIDER_ALIASES = {
     "openai": "codex",
 }
 _OUTER = " .!?¡¿,;:…"
+# File formats, the same in every language. A path ending in one is a file in any sentence.
+FILE_EXTENSIONS = word_list(
+    """pdf md markdown txt text rtf doc docx odt pages csv tsv xls xlsx ods numbers ppt pptx
+    key odp json yaml yml html htm xml png jpg jpeg gif svg webp heic bmp tif tiff fig
+    sketch xd zip mp4 mov mp3 wav m4a vtt srt epub"""
+)
+IMAGE_EXTENSIONS = word_list("png jpg jpeg gif svg webp heic bmp tif tiff fig sketch xd")
+# Every pattern group, by key: templates filled with each lexicon's words (phrasebook.py).
+TEMPLATES: dict[str, Template] = {}
+
+
+def template(key: str, *sources: str, needles: str = "", flags: int = 0, gated: bool = True) -> str:
+    """Register a group of patterns (see phrasebook.Template); returns its key."""
+    TEMPLATES[key] = Template(sources, needles, flags, gated)
+    return key
 
 
 @dataclass(frozen=True)
@@ -143,7 +139,7 @@ def read(raw: str, providers: tuple[str, ...], projects: tuple[str, ...], correc
     folded = folded.replace("’", "'").replace("‘", "'")
     if correct:
         folded, origin = corrected(folded, origin, vocabulary(providers))
-    lead = _LEAD.match(folded)
+    lead = intent_words().lead.match(folded)
     start = lead.end() if lead else 0
     plain = without_tail(normalize(folded[start:]))
     return Said(raw, text, folded, origin, start, plain, providers, projects)
@@ -157,28 +153,132 @@ def make(module: str, method: str, **data: Any) -> ActionEnvelope | None:
         return None
 
 
+# -- the lexicon's words, as the rules read them ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class IntentWords:
+    """The word sets and regexes of one lexicon that the rules read (all languages').
+
+    Whole-message phrases are compared after `normalize`, so "What's up?" meets "what s up"
+    and "¿Qué tal?" meets "que tal"."""
+
+    book: PhraseBook
+    small_talk: tuple[tuple[str, frozenset[str]], ...]  # (kind, phrases), the most specific first
+    acknowledgements: frozenset[str]
+    help_requests: frozenset[str]
+    cancel_requests: frozenset[str]
+    polite_tails: frozenset[str]
+    active_project_words: frozenset[str]
+    number_words: dict[str, int]
+    action_words: frozenset[str]
+    file_kinds: tuple[tuple[str, frozenset[str]], ...]  # (brief|research|design, words)
+    file_words: frozenset[str]
+    create_fillers: frozenset[str]
+    outward_search_words: frozenset[str]
+    not_project_names: frozenset[str]
+    not_in_names: frozenset[str]
+    title_joiners: frozenset[str]
+    stop_words: frozenset[str]
+    language_codes: dict[str, str]
+    usage_groups: dict[str, str]
+    lead: re.Pattern[str]
+    tail_plain: re.Pattern[str]
+    parts: re.Pattern[str]
+
+
+def intent_words() -> IntentWords:
+    """The process lexicon's words for the rules (made once per lexicon)."""
+    return lexicon().derived(_intent_words)
+
+
+def phrase_book() -> PhraseBook:
+    """Every pattern of this module, for the process lexicon."""
+    return intent_words().book
+
+
+def _intent_words(words: Lexicon) -> IntentWords:
+    """What the rules read, from the home's cache when made for these files and templates
+    (filling the templates and reading their starts costs ~100 ms; this, ~1 ms)."""
+    key = f"{words.signature}-{digest(TEMPLATES)}-{WORDS_FORMAT}"
+    # A copy: what the cache holds is shared by the process and read-only (core/cache.py).
+    data = dict(words.persisted("intent-words", key, lambda: _intent_data(words)))
+    book = PhraseBook(data.pop("filled"), {k: t.flags for k, t in TEMPLATES.items()})
+    return IntentWords(
+        book=book,
+        lead=re.compile(data.pop("lead")),
+        tail_plain=re.compile(data.pop("tail_plain")),
+        parts=book.one(_PARTS).compiled,
+        **data,
+    )
+
+
+# Bumped when _intent_data makes something else: a home's cached copy is then made again.
+WORDS_FORMAT = 1
+
+
+def _intent_data(words: Lexicon) -> dict[str, Any]:
+    """IntentWords as plain data: sets, tables, the filled templates, regex sources."""
+
+    def plain(name: str) -> frozenset[str]:
+        return frozenset(normalize(p) for p in words.union(name) if normalize(p))
+
+    tails = plain("polite_tails")
+    return {
+        "filled": fill(TEMPLATES, words),
+        "small_talk": tuple((kind, plain(name)) for kind, name in SMALL_TALK),
+        "acknowledgements": plain("acknowledgements"),
+        "help_requests": plain("help_requests"),
+        "cancel_requests": plain("cancel_requests") | plain("short_cancel"),
+        "polite_tails": tails,
+        "active_project_words": plain("active_project_words"),
+        "number_words": {k: int(v) for k, v in words.merged_table("number_words").items()},
+        "action_words": words.union("action_words"),
+        "file_kinds": tuple((k, words.union(f"{k}_file_words")) for k in FILE_KINDS),
+        "file_words": words.union("file_words"),
+        "create_fillers": words.union("create_fillers"),
+        "outward_search_words": words.union("outward_search_words"),
+        "not_project_names": words.union("not_project_names"),
+        "not_in_names": words.union("not_in_names"),
+        "title_joiners": words.union("title_joiners"),
+        "stop_words": words.union("stop_words"),
+        "language_codes": {k: str(v) for k, v in words.merged_table("language_names").items()},
+        "usage_groups": {k: str(v) for k, v in words.merged_table("usage_groups").items()},
+        "lead": rf"(?:{_spoken(plain('lead_ins'))}(?![\w'])[\s,!.:;¿¡-]*)+",
+        "tail_plain": rf"(?:\s+{_spoken(tails)})+$",
+    }
+
+
+# Kinds of small talk and the lexicon names of their phrases, the most specific first.
+SMALL_TALK: tuple[tuple[str, str], ...] = (
+    ("how_are_you", "how_are_you"),
+    ("bye", "bye"),
+    ("thanks", "thanks"),
+    ("greeting", "greetings"),
+)
+FILE_KINDS = ("brief", "research", "design")  # in this order: a brief's research is a brief
+
+
+def _spoken(phrases: Iterable[str]) -> str:
+    """A regex group of normalised phrases, longest first, matching "i'd" for "i d"."""
+    ordered = sorted(set(phrases), key=len, reverse=True)
+    return "(?:" + "|".join(r"[\s']+".join(map(re.escape, p.split())) for p in ordered) + ")"
+
+
 # -- shared pieces ---------------------------------------------------------------------------
 
-
-def _alternation(phrases: Iterable[str]) -> str:
-    """A regex alternation of normalised phrases, longest first, matching "i'd" for "i d"."""
-    ordered = sorted(set(phrases), key=len, reverse=True)
-    return "|".join(r"[\s']+".join(map(re.escape, p.split())) for p in ordered)
-
-
-_LEAD = re.compile(rf"(?:(?:{_alternation(LEAD_INS)})(?![\w'])[\s,!.:;¿¡-]*)+")
-_TAIL = r"(?:[\s,]+(?:please|pls|por favor|thanks|thank you|gracias|porfa))*[\s.!?]*"
-_TAIL_PLAIN = re.compile(rf"(?:\s+(?:{_alternation(POLITE_TAILS)}))+$")
-_ARTICLE = r"(?:the|a|an|my|our|this|el|la|los|las|un|una|mi|mis|nuestro|nuestra|este|esta)"
+# A polite tail after a request read whole ("delete Atlas, please").
+_TAIL = r"(?:[\s,]+⟪polite_tails⟫)*[\s.!?]*"
+_ARTICLE = "⟪articles⟫"
 
 
 def without_lead(plain: str) -> str:
-    lead = _LEAD.match(plain)
+    lead = intent_words().lead.match(plain)
     return plain[lead.end() :] if lead else plain
 
 
 def without_tail(plain: str) -> str:
-    return _TAIL_PLAIN.sub("", plain).strip()
+    return intent_words().tail_plain.sub("", plain).strip()
 
 
 def clean(name: str) -> str:
@@ -192,7 +292,7 @@ def name_or_none(name: str, max_words: int = NAME_WORDS) -> str | None:
     name = clean(name)
     if not name or len(name) > 120 or len(name.split()) > max_words:
         return None
-    if normalize(name) in ACTIVE_PROJECT_WORDS:
+    if normalize(name) in intent_words().active_project_words:
         return None
     return name
 
@@ -239,10 +339,16 @@ def one_typo(word: str, target: str) -> bool:
     return short[i:] == long[i + 1 :]
 
 
-@lru_cache(maxsize=64)
 def vocabulary(providers: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """Command words (and provider names) by first letter, for typo correction."""
-    known = set(ACTION_WORDS) | {fold(p) for p in providers if p.isalpha()}
+    return _vocabulary(providers, intent_words().action_words)
+
+
+@lru_cache(maxsize=64)
+def _vocabulary(
+    providers: tuple[str, ...], action_words: frozenset[str]
+) -> dict[str, tuple[str, ...]]:
+    known = set(action_words) | {fold(p) for p in providers if p.isalpha()}
     table: dict[str, list[str]] = {}
     for word in known:
         table.setdefault(word[0], []).append(word)
@@ -274,22 +380,23 @@ def corrected(
     return "".join(out), mapped
 
 
-def full(pattern: str, starts: tuple[str, ...]) -> LazyPattern:
+def full(pattern: str) -> str:
     """A pattern read against the whole request, polite tail allowed."""
-    return LazyPattern(rf"(?:{pattern}){_TAIL}", starts=starts)
+    return rf"(?:{pattern}){_TAIL}"
 
 
-def match_body(said: Said, patterns: Iterable[LazyPattern]) -> re.Match[str] | None:
-    """The first pattern that matches the whole request (from its start)."""
-    for pattern in patterns:
+def match_body(said: Said, key: str) -> re.Match[str] | None:
+    """The first pattern of group `key` that matches the whole request (from its start)."""
+    for pattern in phrase_book()[key]:
         found = pattern.fullmatch(said.folded, said.start)
         if found:
             return found
     return None
 
 
-def match_plain(plain: str, patterns: Iterable[LazyPattern]) -> re.Match[str] | None:
-    for pattern in patterns:
+def match_plain(plain: str, key: str) -> re.Match[str] | None:
+    """The first pattern of group `key` that matches all of `plain`."""
+    for pattern in phrase_book()[key]:
         found = pattern.fullmatch(plain)
         if found:
             return found
@@ -300,24 +407,19 @@ def count_of(word: str | None, default: int) -> int:
     """A count said in digits or words ("5", "five", "cinco"), 1-200."""
     if not word:
         return default
-    value = int(word) if word.isdigit() else NUMBER_WORDS.get(word, default)
+    value = int(word) if word.isdigit() else intent_words().number_words.get(word, default)
     return max(1, min(200, value))
 
 
 # -- the conversation itself: whole messages ------------------------------------------------
 
-_SMALL_TALK = (
-    ("how_are_you", HOW_ARE_YOU),
-    ("bye", BYE),
-    ("thanks", THANKS),
-    ("greeting", GREETINGS),
-)
-_PARTS = re.compile(r"[,.;:!?¡¿()]+|\s(?:and|y|but|pero|also|tambien|plus)\s|\s[-–—]+\s")
+# Where a message splits into the clauses read one by one.
+_PARTS = template("parts", r"[,.;:!?¡¿()]+|\s⟪clause_joiners⟫\s|\s[-–—]+\s", gated=False)
 
 
 def cancel_rule(said: Said) -> ActionEnvelope | None:
     """ "never mind", "olvídalo": only as the whole message."""
-    if said.plain and phrase_in(said.plain, CANCEL_REQUESTS):
+    if said.plain and phrase_in(said.plain, intent_words().cancel_requests):
         return make("conversation", "cancel")
     return None
 
@@ -325,12 +427,13 @@ def cancel_rule(said: Said) -> ActionEnvelope | None:
 def small_talk_rule(said: Said) -> ActionEnvelope | None:
     """ "hi!", "gracias", "hola, ¿qué tal?": only when nothing else is asked."""
     kinds: set[str] = set()
-    for part in _PARTS.split(said.folded):
+    known = intent_words()
+    for part in known.parts.split(said.folded):
         found = small_talk_kinds(normalize(part).split())
         if found is None:
             return None
         kinds.update(found)
-    kind = next((k for k, _ in _SMALL_TALK if k in kinds), None)
+    kind = next((k for k, _ in known.small_talk if k in kinds), None)
     return make("conversation", "small_talk", kind=kind) if kind else None
 
 
@@ -341,9 +444,10 @@ def small_talk_kinds(words: list[str]) -> list[str] | None:
     if len(words) > 8:
         return None
     phrase = " ".join(words)
-    if phrase in ACKNOWLEDGEMENTS:
+    known = intent_words()
+    if phrase in known.acknowledgements:
         return []
-    for kind, phrases in _SMALL_TALK:
+    for kind, phrases in known.small_talk:
         if phrase_in(phrase, phrases):
             return [kind]
     for cut in range(len(words) - 1, 0, -1):
@@ -354,140 +458,106 @@ def small_talk_kinds(words: list[str]) -> list[str] | None:
     return None
 
 
-_HOW_TO = LazyPattern(
-    r"(?:how|how do i|how can i|how should i|how do we|how can we|how do you|how to|can i|can we"
-    r"|is it possible to|como|como puedo|como se|como podemos|como hago para|puedo|se puede"
-    r"|podemos) (?:create|start|make|add|switch|change|delete|remove|rename|upload|attach|use"
-    r"|list|see|view|record|save|crear|creo|empezar|empiezo|anadir|anado|cambiar|cambio|borrar"
-    r"|borro|eliminar|elimino|renombrar|renombro|subir|subo|usar|uso|ver|veo|guardar|guardo"
-    r"|anotar|anoto|adjuntar|adjunto)(?: (?:a|an|the|my|another|un|una|el|la|mi|otro|otra|de"
-    r"|los|las|mis|new|nuevo|nueva|de|del)){0,3} (?:project|projects|proyecto|proyectos|provider"
-    r"|providers|proveedor|proveedores|model|modelo|ai|ia|file|files|archivo|archivos|fichero"
-    r"|brief|decision|decisions|decisiones|history|historial|language|idioma)(?: (?:here|aqui))?",
-    starts=intent_starts.HOW_TO,
+_HOW_TO = template(
+    "how_to",
+    r"⟪how_to_openers⟫ ⟪how_to_verbs⟫(?: ⟪how_to_determiners⟫){0,3} ⟪how_to_objects⟫"
+    r"(?: (?:here|aqui))?",
 )
 
 
 def help_rule(said: Said) -> ActionEnvelope | None:
     """ "what can you do?", "ayuda", "how do I create a project?"."""
-    if said.plain and (phrase_in(said.plain, HELP_REQUESTS) or _HOW_TO.fullmatch(said.plain)):
+    if not said.plain:
+        return None
+    if phrase_in(said.plain, intent_words().help_requests):
         return make("conversation", "help")
-    return None
+    return make("conversation", "help") if match_plain(said.plain, _HOW_TO) else None
 
 
 # -- rerender: "shorter", "more detail", "in Spanish" ---------------------------------------
 
-_DEGREE = r"(?: a lot| a bit| a little| much| way| even| un poco| mucho| algo| bastante)?"
-_OBJECT = r"(?: it| that| this| the answer| the response| your answer| me)?"
-_VERSION = r"(?: version| one| answer| reply| response| version| respuesta)?"
-_TOO = (
-    r"(?:(?:that s|thats|it s|its|this is|that is|it is|that was|it was|this was|the answer is"
-    r"|way|much|far|a bit|a little|kinda|kind of|es|esta|eso es|esto es|me parece|quedo"
-    r"|es un poco|es algo|un poco) )*"
-)
-_ES_VERB = r"(?:hazlo|hazla|hazme|hazmelo|ponlo|escribelo|dejalo|dimelo|dame|haz|que sea|lo quiero)"
+_DEGREE = "(?: ⟪degree_words⟫)?"
+_OBJECT = "(?: ⟪answer_words⟫)?"
+_VERSION = "(?: ⟪version_words⟫)?"
+_TOO = "(?:⟪too_openers⟫ )*"
+_ES_VERB = "⟪make_it_verbs⟫"
 
-_BRIEF = [
-    LazyPattern(p, starts=intent_starts.BRIEF)
-    for p in (
-        rf"(?:make|keep|write|do|give me|redo|rewrite|say|put){_OBJECT}{_DEGREE} (?:shorter"
-        rf"|briefer|more concise|more brief|concise|brief|short|tighter|simpler|more succinct"
-        rf"|succinct){_VERSION}",
-        rf"(?:(?:a lot|a bit|a little|much|way|even) )?(?:shorter|briefer|more concise"
-        rf"|less verbose|less wordy|more succinct|tighter){_VERSION}",
-        rf"{_TOO}(?:too|demasiado|muy|super) (?:long|verbose|wordy|much text|detailed|much|largo"
-        r"|larga|extenso|extensa|denso|densa)(?: to read)?",
-        r"(?:shorten|summari[sz]e|condense|trim|cut|compress|tighten)(?: it| that| this"
-        r"| the answer| your answer)?(?: down| up)?(?: a bit| a little)?",
-        r"(?:give me |just )?(?:a |the )?(?:summary|tl ?dr|short version|shorter version"
-        r"|brief version|quick version|short answer|shorter answer)",
-        r"(?:less|fewer|menos) (?:detail|details|text|words|detalle|detalles|texto|palabras)",
-        r"tl ?dr|in short|briefly|keep it short|cliff notes|en resumen|en corto|en breve",
-        rf"(?:{_ES_VERB}{_DEGREE} )?(?:mas )?(?:corto|corta|breve|conciso|concisa|resumido"
-        r"|resumida|cortito|sintetico)(?: version| respuesta)?",
-        r"(?:una )?(?:version|respuesta) (?:mas )?(?:corta|breve|resumida|concisa)",
-        r"(?:resumelo|resumela|resumemelo|resumeme|resumir|resume eso|resume esto"
-        r"|resume la respuesta|acortalo|acortala|acorta|recortalo|recorta|sintetiza|sintetizalo"
-        r"|abrevia|abrevialo|condensa|condensalo)(?: un poco| mas| eso| esto| todo)?",
-        r"(?:dame |hazme |quiero )?(?:un )?resumen",
-    )
-]
-_DETAILED = [
-    LazyPattern(p, starts=intent_starts.DETAILED)
-    for p in (
-        rf"(?:make|give me|write|do|redo|rewrite|say|put){_OBJECT}{_DEGREE} (?:longer"
-        rf"|more detailed|more thorough|more in depth|deeper|fuller|more complete|detailed"
-        rf"|in depth|more comprehensive|more elaborate){_VERSION}",
-        rf"(?:(?:a lot|a bit|a little|much|way|even) )?(?:longer|more detailed|more thorough"
-        rf"|more in depth|more complete|more comprehensive){_VERSION}",
-        r"(?:(?:give me|i want|i need|i d like|i would like|add|with|in|go into|need) )?"
-        r"(?:(?:a bit|a little|a lot|much|way|some|even) )?more (?:detail|details|depth"
-        r"|examples|info|information|context|detailed)",
-        r"(?:expand|elaborate|go deeper|dig deeper|go into more detail|go into detail"
-        r"|explain more|explain further|tell me more|say more|develop)(?: on| about| upon)?"
-        r"(?: it| that| this| the answer| the last answer| your answer| the last one)?"
-        r"(?: a bit| a little| more| further)?",
-        rf"{_TOO}(?:too|demasiado|muy|super) (?:short|brief|shallow|thin|vague|superficial"
-        r"|corto|corta|breve|escueto|escueta|superficial|vago|vaga)",
-        r"in (?:more |much more |greater |full )?detail|in depth|more|more please"
-        r"|the long version|long version|full version|detailed version|detailed|a fondo"
-        r"|en profundidad|mas|detallado|con mas detalle|(?:con |en )?(?:mas )?detalle",
-        rf"(?:{_ES_VERB}{_DEGREE} )?mas (?:largo|larga|detallado|detallada|completo|completa"
-        r"|extenso|extensa|profundo|profunda|a fondo|elaborado|elaborada)(?: version"
-        r"| respuesta)?",
-        r"(?:una )?(?:version|respuesta) (?:mas )?(?:larga|detallada|completa|extensa)",
-        r"(?:(?:con|dame|quiero|necesito|anade|pon|ponme) )?(?:(?:un poco|mucho|algo|bastante) )?"
-        r"mas (?:detalle|detalles|profundidad|ejemplos|informacion|contexto)",
-        r"(?:amplia|amplialo|ampliala|ampliar|desarrolla|desarrollalo|desarrollala|profundiza"
-        r"|elabora|elaboralo|extiende|extiendelo|extiendete|explica mas|explicalo mejor|explicate"
-        r"|cuentame mas|dime mas|detalla|detallalo|detallamelo)(?: en eso| sobre eso| eso| esto"
-        r"| mas| un poco| un poco mas| la respuesta)?",
-    )
-]
-_LANGUAGE_NAME = r"(?P<lang>spanish|english|espanol|ingles|castellano)"
+_BRIEF = template(
+    "brief",
+    rf"⟪brief_verbs⟫{_OBJECT}{_DEGREE} ⟪brief_adjectives⟫{_VERSION}",
+    rf"(?:(?:a lot|a bit|a little|much|way|even) )?⟪shorter_words⟫{_VERSION}",
+    rf"{_TOO}⟪too_words⟫ ⟪too_long_words⟫(?: to read)?",
+    r"⟪shorten_verbs⟫(?: it| that| this| the answer| your answer)?(?: down| up)?"
+    r"(?: a bit| a little)?",
+    r"(?:give me |just )?(?:a |the )?⟪summary_words⟫",
+    r"⟪less_words⟫ ⟪less_nouns⟫",
+    r"⟪in_short_phrases⟫",
+    rf"(?:{_ES_VERB}{_DEGREE} )?(?:mas )?⟪short_adjectives⟫(?: version| respuesta)?",
+    r"(?:una )?(?:version|respuesta) (?:mas )?⟪short_version_adjectives⟫",
+    r"⟪shorten_commands⟫(?: un poco| mas| eso| esto| todo)?",
+    r"(?:dame |hazme |quiero )?(?:un )?resumen",
+)
+_DETAILED = template(
+    "detailed",
+    rf"⟪detail_verbs⟫{_OBJECT}{_DEGREE} ⟪detailed_adjectives⟫{_VERSION}",
+    rf"(?:(?:a lot|a bit|a little|much|way|even) )?⟪longer_words⟫{_VERSION}",
+    r"(?:⟪more_detail_verbs⟫ )?(?:(?:a bit|a little|a lot|much|way|some|even) )?more"
+    r" ⟪more_detail_nouns⟫",
+    r"⟪elaborate_verbs⟫(?: on| about| upon)?"
+    r"(?: it| that| this| the answer| the last answer| your answer| the last one)?"
+    r"(?: a bit| a little| more| further)?",
+    rf"{_TOO}⟪too_words⟫ ⟪too_short_words⟫",
+    r"in (?:more |much more |greater |full )?detail|⟪in_detail_phrases⟫"
+    r"|(?:con |en )?(?:mas )?detalle",
+    rf"(?:{_ES_VERB}{_DEGREE} )?mas ⟪longer_adjectives⟫(?: version| respuesta)?",
+    r"(?:una )?(?:version|respuesta) (?:mas )?⟪long_version_adjectives⟫",
+    r"(?:⟪more_detail_commands⟫ )?(?:(?:un poco|mucho|algo|bastante) )?"
+    r"mas ⟪more_detail_nouns_after_mas⟫",
+    r"⟪elaborate_commands⟫(?: en eso| sobre eso| eso| esto| mas| un poco| un poco mas"
+    r"| la respuesta)?",
+)
 # Every pattern below names the language: a message that does not is not read against them.
-_LANGUAGE_NAMES = ("spanish", "english", "espanol", "ingles", "castellano")
-_LANGUAGE = [
-    LazyPattern(p, needles=_LANGUAGE_NAMES)
-    for p in (
-        r"(?:(?:say|write|answer|respond|reply|give|tell|explain|redo|repeat|put|do|send|show"
-        r"|give me|show me|can i have|i want|i d like|i need)(?: it| that| this| me| the answer"
-        r"| that again| it again| everything| all| this again)? )?(?:in|into) "
-        rf"{_LANGUAGE_NAME}(?: instead| from now on| version| again)?",
-        r"(?:translate|switch|change|convert|go)(?: it| that| this| the answer| everything| all"
-        rf"| the whole thing| back)? (?:to|into|in) {_LANGUAGE_NAME}",
-        rf"{_LANGUAGE_NAME}(?: version| instead)?",
-        rf"(?:speak|talk|write|answer|reply|respond)(?: to me)?(?: in)? {_LANGUAGE_NAME}",
-        rf"(?:do you|can you) (?:speak|do|write|talk) {_LANGUAGE_NAME}",
-        r"(?:(?:dilo|dimelo|escribelo|escribemelo|ponlo|ponmelo|repitelo|responde|respondeme"
-        r"|contesta|contestame|habla|hablame|escribe|explicalo|dame|damelo|mandamelo|hazlo)"
-        rf"(?: eso| esto| la respuesta| todo)? )?(?:en|al|a) {_LANGUAGE_NAME}"
-        r"(?: de nuevo| otra vez)?",
-        r"(?:traduce|traducelo|traducela|traducemelo|traducir|pasalo|pasala|pasa|cambialo"
-        r"|cambiala|cambia|ponlo|ponla|vuelve|vuelvelo|vuelve a)(?: eso| esto| la respuesta"
-        rf"| todo)? (?:al|a|en) {_LANGUAGE_NAME}",
-        rf"(?:la )?version en {_LANGUAGE_NAME}",
-        rf"(?:hablas|sabes|puedes hablar|puedes escribir|puedes responder) (?:en )?"
-        rf"{_LANGUAGE_NAME}",
-    )
-]
-_LANGUAGE_AFTER = LazyPattern(
-    rf"(?P<before>.+?) (?:in|into|en|al|a) {_LANGUAGE_NAME}", needles=_LANGUAGE_NAMES
+_LANGUAGE_NAME = "(?P<lang>⟪language_names⟫)"
+_LANGUAGE = template(
+    "language",
+    r"(?:⟪say_it_verbs⟫(?: it| that| this| me| the answer| that again| it again| everything"
+    rf"| all| this again)? )?(?:in|into) {_LANGUAGE_NAME}(?: instead| from now on| version"
+    r"| again)?",
+    r"⟪translate_verbs⟫(?: it| that| this| the answer| everything| all| the whole thing"
+    rf"| back)? (?:to|into|in) {_LANGUAGE_NAME}",
+    rf"{_LANGUAGE_NAME}(?: version| instead)?",
+    rf"⟪speak_verbs⟫(?: to me)?(?: in)? {_LANGUAGE_NAME}",
+    rf"(?:do you|can you) (?:speak|do|write|talk) {_LANGUAGE_NAME}",
+    r"(?:⟪say_it_commands⟫(?: eso| esto| la respuesta| todo)? )?(?:en|al|a) "
+    rf"{_LANGUAGE_NAME}(?: de nuevo| otra vez)?",
+    r"⟪translate_commands⟫(?: eso| esto| la respuesta| todo)? (?:al|a|en) "
+    rf"{_LANGUAGE_NAME}",
+    rf"(?:la )?version en {_LANGUAGE_NAME}",
+    rf"⟪speak_questions⟫ (?:en )?{_LANGUAGE_NAME}",
+    needles="language_names",
 )
-_LANGUAGE_CODES = {"spanish": "es", "espanol": "es", "castellano": "es"}
+_LANGUAGE_AFTER = template(
+    "language_after",
+    rf"(?P<before>.+?) (?:in|into|en|al|a) {_LANGUAGE_NAME}",
+    needles="language_names",
+    gated=False,
+)
 
 
-_RETRY = (
-    r"(?:try|do|run|ask|answer|redo|repeat)(?: (?:that|it|this|the same|the same thing"
+# Retry and compare patterns name a provider ({p}, {q}): they are filled with the adapters'
+# names when read, never gated or compiled ahead.
+_RETRY = template(
+    "retry",
+    r"⟪retry_verbs⟫(?: (?:that|it|this|the same|the same thing"
     r"|the last one|the last request|the request))?(?: again| once more)? (?:with|using|on|in"
     r"|via) {p}",
     r"(?:same|that|the same thing|same request)(?: again)? (?:with|on|using|in) {p}",
     r"what would {p} (?:say|answer|write)(?: to that| to this| instead)?",
-    r"(?:repite|repitelo|repitelo|prueba|pruebalo|hazlo|haz eso|pregunta|preguntale"
-    r"|vuelve a preguntar|responde)(?: eso| esto| lo mismo)?(?: otra vez| de nuevo)? (?:con"
+    r"⟪retry_commands⟫(?: eso| esto| lo mismo)?(?: otra vez| de nuevo)? (?:con"
     r"|en|usando|a) {p}",
     r"(?:lo mismo|eso|otra vez|de nuevo)(?: otra vez| de nuevo)? (?:con|en|usando) {p}",
     r"que (?:diria|responderia|contestaria) {p}",
+    gated=False,
 )
 
 
@@ -498,17 +568,19 @@ def retry_rule(said: Said) -> ActionEnvelope | None:
         return None
     names = "|".join(re.escape(p) for p in sorted(said.providers, key=len, reverse=True))
     provider = rf"(?P<p>{names})"
-    for pattern in _RETRY:
-        found = re.fullmatch(pattern.format(p=provider), said.plain)
+    for pattern in phrase_book()[_RETRY]:
+        found = re.fullmatch(pattern.source.format(p=provider), said.plain)
         if found:
             return make("conversation", "rerender", provider=found.group("p"))
     return None
 
 
-_COMPARE = (
-    r"(?:compare|compara|comparar|comparalo|comparala)(?: (?:it|that|this|the answer|the last"
+_COMPARE = template(
+    "compare",
+    r"⟪compare_verbs⟫(?: (?:it|that|this|the answer|the last"
     r" answer|eso|esto|la respuesta))? (?:with|to|against|con|contra) {p}",
     r"(?:compare|compara|comparar) {p} (?:and|with|vs|versus|y|con) {q}",
+    gated=False,
 )
 
 
@@ -517,8 +589,8 @@ def compare_rule(said: Said) -> ActionEnvelope | None:
     if not names_a_provider(said):
         return None
     names = "|".join(re.escape(p) for p in sorted(said.providers, key=len, reverse=True))
-    for pattern in _COMPARE:
-        regex = pattern.format(p=rf"(?P<p>{names})", q=rf"(?P<q>{names})")
+    for pattern in phrase_book()[_COMPARE]:
+        regex = pattern.source.format(p=rf"(?P<p>{names})", q=rf"(?P<q>{names})")
         found = re.fullmatch(regex, said.plain)
         if found:
             named = [found.group("p"), *([found.group("q")] if "q" in found.groupdict() else [])]
@@ -536,9 +608,10 @@ def rerender_rule(said: Said) -> ActionEnvelope | None:
     """ "make it shorter", "más detallado", "in Spanish", "más corto y en inglés"."""
     verbosity: str | None = None
     language: str | None = None
-    for part in _PARTS.split(said.body):
+    known = intent_words()
+    for part in known.parts.split(said.body):
         plain = without_tail(without_lead(normalize(part)))
-        if not plain or plain in ACKNOWLEDGEMENTS or plain in POLITE_TAILS:
+        if not plain or plain in known.acknowledgements or plain in known.polite_tails:
             continue
         found = rerender_part(plain)
         if found is None:
@@ -555,14 +628,15 @@ def rerender_part(plain: str) -> tuple[str | None, str | None] | None:
         return "brief", None
     if match_plain(plain, _DETAILED):
         return "detailed", None
+    codes = intent_words().language_codes
     found = match_plain(plain, _LANGUAGE)
     if found:
-        return None, _LANGUAGE_CODES.get(found.group("lang"), "en")
-    found = _LANGUAGE_AFTER.fullmatch(plain)
+        return None, codes.get(found.group("lang"), "en")
+    found = match_plain(plain, _LANGUAGE_AFTER)
     if found:
         verbosity = rerender_part(found.group("before"))
         if verbosity is not None and verbosity[0] is not None:
-            return verbosity[0], _LANGUAGE_CODES.get(found.group("lang"), "en")
+            return verbosity[0], codes.get(found.group("lang"), "en")
     return None
 
 
@@ -582,7 +656,7 @@ _PATH_START = re.compile(
 )
 _EXT_END = LazyPattern(rf"\.(?:{_EXT})(?=$|[\s,;:!?)]|\.(?:\s|$))", flags=re.IGNORECASE)
 _HAS_EXT = LazyPattern(rf"\.(?:{_EXT})$", flags=re.IGNORECASE)
-_JOINERS = LazyPattern(r"\s(?:and|y|or|o|plus|also|then|tambien|luego)\s", flags=re.IGNORECASE)
+_JOINERS = template("path_joiners", r"\s⟪path_joiners⟫\s", flags=re.IGNORECASE, gated=False)
 
 
 def file_rule(said: Said) -> ActionEnvelope | None:
@@ -592,7 +666,7 @@ def file_rule(said: Said) -> ActionEnvelope | None:
         return None
     path, sure = found
     others = set(words(said.raw.replace(path, " ")))
-    if not sure and not others & FILE_WORDS and others:
+    if not sure and not others & intent_words().file_words and others:
         return None
     return make("files", "add", path=path, file_type=file_type(others, path))
 
@@ -643,7 +717,7 @@ def to_extension(rest: str) -> str | None:
     if end is None:
         return None
     path = rest[: end.end()]
-    if path.count(" ") > 4 or _JOINERS.search(path) or re.search(f"[{_QUOTES}]", path):
+    if path.count(" ") > 4 or _joined(path) or re.search(f"[{_QUOTES}]", path):
         return None
     return path
 
@@ -651,17 +725,20 @@ def to_extension(rest: str) -> str | None:
 def to_folder(rest: str) -> str | None:
     """ "./my docs/" at the end of the message: the folder, spaces and all."""
     path = rest.rstrip(" .,;:!?)")
-    if path.endswith(("/", "\\")) and path.count(" ") <= 4 and not _JOINERS.search(path):
+    if path.endswith(("/", "\\")) and path.count(" ") <= 4 and not _joined(path):
         return path
     return None
 
 
+def _joined(path: str) -> bool:
+    """Whether `path` holds a joining word between spaces ("notes.md and brief.md")."""
+    return phrase_book().one(_JOINERS).search(path) is not None
+
+
 def file_type(said_words: set[str], path: str) -> str:
     """brief, research or design from what the user said, else from the file's name."""
-    kinds = [("brief", BRIEF_FILE_WORDS), ("research", RESEARCH_FILE_WORDS)]
-    kinds.append(("design", DESIGN_FILE_WORDS))
     for vocabulary_ in (said_words, set(words(path))):
-        for kind, kind_words in kinds:
+        for kind, kind_words in intent_words().file_kinds:
             if vocabulary_ & kind_words:
                 return kind
     extension = path.rsplit(".", 1)[-1].lower() if "." in path else ""
@@ -671,32 +748,27 @@ def file_type(said_words: set[str], path: str) -> str:
 # -- providers: "use gemini from now on", "usa el modo offline" -----------------------------
 
 _PROVIDER_VERB = (
-    r"(?:use|try|switch(?: over| back)? to|change(?: over| back)?(?: the provider| provider"
-    r"| the model| model)? to|go back to|back to|move to|answer with|respond with|reply with"
-    r"|run with|run on|work with|stick with|go with|let s use|lets use|let s try|let s switch to"
-    r"|let s go back to|i want to use|i d like to use|i prefer|prefer|we should use|can we use"
-    r"|could we use|can we switch to|set the provider to|set provider to|usa|usar|usemos|utiliza"
-    r"|utilizar|utilicemos|prueba|prueba con|probemos con|(?:cambia|cambiate|cambiar|cambiemos"
-    r"|pasa|pasate|pasar|pasemos|vuelve|volvamos|regresa|regresemos)(?: el proveedor"
-    r"| de proveedor| el modelo)? (?:a|al)|vuelve a usar|responde con|contesta con|trabaja con"
-    r"|sigue con|quiero usar|prefiero|prefiero usar|pon)"
+    r"(?:⟪provider_verbs⟫|⟪provider_switch_verbs⟫(?: over| back)? to"
+    r"|⟪provider_change_verbs⟫(?: over| back)?(?: the provider| provider| the model| model)? to"
+    r"|⟪provider_move_verbs⟫(?: el proveedor| de proveedor| el modelo)? (?:a|al))"
 )
-_PROVIDER_TAIL = (
-    r"(?: (?:mode|modo|provider|proveedor|answers|respuestas|model|modelo|instead|en su lugar"
-    r"|en vez de eso|from now on|de ahora en adelante|a partir de ahora|desde ahora|again"
-    r"|otra vez|de nuevo|for now|por ahora|for this project|para este proyecto|as the provider"
-    r"|as provider|as my provider|como proveedor|by default|por defecto|for everything"
-    r"|para todo|for answers|please|por favor|now|ahora|then|entonces|only|solo|cli))*"
+_PROVIDER_TAIL = "(?: ⟪provider_tails⟫)*"
+_OFFLINE = template(
+    "offline",
+    r"(?:⟪offline_verbs⟫ )?(?:(?:the|el|la|al|en|in) )?(?:⟪offline_phrases⟫"
+    r"|without (?:an |any |the )?ai|sin (?:la |ninguna )?(?:ia|ai|inteligencia artificial)"
+    r"|no (?:uses|utilices) (?:la |ninguna )?ia|don t use (?:any |the )?ai)" + _PROVIDER_TAIL,
 )
-_OFFLINE = LazyPattern(
-    r"(?:(?:go|work|stay|answer|respond|reply|run|continue|carry on|switch|switch to|change to"
-    r"|use|go back to|back to|let s go|let s work|i want to work|sigue|trabaja|responde|contesta"
-    r"|continua|pasa a|cambia a|vuelve a|usa|quiero|prefiero|quiero trabajar|trabajemos) )?"
-    r"(?:(?:the|el|la|al|en|in) )?(?:offline(?: mode| answers| only)?|modo offline"
-    r"|modo sin conexion|sin conexion|without (?:an |any |the )?ai|no ai|no more ai"
-    r"|sin (?:la |ninguna )?(?:ia|ai|inteligencia artificial)|no (?:uses|utilices) (?:la "
-    r"|ninguna )?ia|don t use (?:any |the )?ai)" + _PROVIDER_TAIL,
-    starts=intent_starts.OFFLINE,
+# The adapters' names stand where NAMES is (provider_pattern): they are known when read.
+NAMES = "\x00"
+_PROVIDER_USE = template(
+    "provider_use",
+    rf"{_PROVIDER_VERB} (?:(?:the|el|la) )?(?:⟪provider_kinds⟫ )?(?P<name>{NAMES})"
+    + _PROVIDER_TAIL,
+)
+_PROVIDER_TYPO = template(
+    "provider_typo",
+    rf"{_PROVIDER_VERB} (?:(?:the|el|la) )?(?P<name>[a-z0-9]{{5,}}){_PROVIDER_TAIL}",
 )
 
 
@@ -707,34 +779,30 @@ def provider_rule(said: Said) -> ActionEnvelope | None:
     name = provider_named(found.group("name"), said.providers) if found else None
     if name is None:
         name = provider_misspelt(said)
-    if name is None and _OFFLINE.fullmatch(said.plain):
+    if name is None and match_plain(said.plain, _OFFLINE):
         name = provider_named("offline", said.providers)
     return make("providers", "use", name=name) if name else None
 
 
-@lru_cache(maxsize=64)
 def provider_pattern(providers: tuple[str, ...]) -> LazyPattern | None:
     """The "use NAME" pattern for these adapters and the aliases of the ones present."""
+    return _provider_pattern(phrase_book().one(_PROVIDER_USE), providers)
+
+
+@lru_cache(maxsize=64)
+def _provider_pattern(used: LazyPattern, providers: tuple[str, ...]) -> LazyPattern | None:
     names = {normalize(p) for p in providers if normalize(p)}
     names |= {alias for alias, target in PROVIDER_ALIASES.items() if target in names}
     if not names:
         return None
-    return LazyPattern(
-        rf"{_PROVIDER_VERB} (?:(?:the|el|la) )?(?:(?:provider|proveedor|modo|mode|model"
-        rf"|modelo) )?(?P<name>{_alternation(names)}){_PROVIDER_TAIL}",
-        starts=intent_starts.PROVIDER_VERB,
-    )
-
-
-_PROVIDER_TYPO = LazyPattern(
-    rf"{_PROVIDER_VERB} (?:(?:the|el|la) )?(?P<name>[a-z0-9]{{5,}}){_PROVIDER_TAIL}",
-    starts=intent_starts.PROVIDER_VERB,
-)
+    # The names come after the verb: the template's starts are the pattern's.
+    source = used.source.replace(NAMES, _spoken(names))
+    return LazyPattern(source, starts=used.starts)
 
 
 def provider_misspelt(said: Said) -> str | None:
     """ "cambia a Gemnii": an adapter one typo away, unless a project has that name."""
-    found = _PROVIDER_TYPO.fullmatch(said.plain)
+    found = match_plain(said.plain, _PROVIDER_TYPO)
     if found is None or said.knows_project(found.group("name")):
         return None
     word = found.group("name")
@@ -751,25 +819,23 @@ def provider_named(name: str, providers: Sequence[str]) -> str | None:
 
 # -- projects -------------------------------------------------------------------------------
 
-_PROJECT_WORDS = ("project", "proyecto")
-_LIST_PROJECTS = [
-    LazyPattern(p, needles=_PROJECT_WORDS)
-    for p in (
-        r"(?:list|show|see|view|display|give me|tell me|open)(?: me)?(?: all| the list of"
-        r"| a list of)?(?: of)?(?: the| my| our| all| all my| all the| all of my)? projects"
-        r"(?: i have| we have| i ve got| there are| so far| available)?",
-        r"(?:what|which) projects (?:do|have|did) (?:i|we) (?:have|got|created|made|started"
-        r"|saved)(?: so far| going| here)?",
-        r"(?:what|which) (?:are )?(?:my|our|the) projects|(?:what|which) projects are there",
-        r"(?:my |our |all |all my )?projects|project list|list projects|how many projects"
-        r" (?:do i have|do we have|are there)",
-        r"(?:lista|listar|listame|muestra|muestrame|ensename|ver|dame|dime|mira)(?: todos)?"
-        r"(?: los| mis| nuestros)? proyectos(?: que tengo| que tenemos| guardados)?",
-        r"(?:que|cuales) proyectos (?:tengo|tenemos|hay|existen)(?: guardados| creados)?",
-        r"cuales son (?:mis|los|nuestros) proyectos|(?:mis |los |nuestros )?proyectos",
-        r"(?:lista de|listado de) proyectos|cuantos proyectos (?:tengo|tenemos|hay)",
-    )
-]
+_LIST_PROJECTS = template(
+    "list_projects",
+    r"⟪list_projects_verbs⟫(?: me)?(?: all| the list of"
+    r"| a list of)?(?: of)?(?: the| my| our| all| all my| all the| all of my)? projects"
+    r"(?: i have| we have| i ve got| there are| so far| available)?",
+    r"(?:what|which) projects (?:do|have|did) (?:i|we) (?:have|got|created|made|started"
+    r"|saved)(?: so far| going| here)?",
+    r"(?:what|which) (?:are )?(?:my|our|the) projects|(?:what|which) projects are there",
+    r"(?:my |our |all |all my )?projects|project list|list projects|how many projects"
+    r" (?:do i have|do we have|are there)",
+    r"⟪list_projects_commands⟫(?: todos)?"
+    r"(?: los| mis| nuestros)? proyectos(?: que tengo| que tenemos| guardados)?",
+    r"(?:que|cuales) proyectos (?:tengo|tenemos|hay|existen)(?: guardados| creados)?",
+    r"cuales son (?:mis|los|nuestros) proyectos|(?:mis |los |nuestros )?proyectos",
+    r"(?:lista de|listado de) proyectos|cuantos proyectos (?:tengo|tenemos|hay)",
+    needles="project_words",
+)
 
 
 def list_projects_rule(said: Said) -> ActionEnvelope | None:
@@ -779,98 +845,56 @@ def list_projects_rule(said: Said) -> ActionEnvelope | None:
     return None
 
 
-_CREATE_VERB_EN = (
-    r"start|starting|started|create|creating|begin|beginning|set up|setting up|setup|make"
-    r"|making|kick off|kicking off|spin up|spinning up|add|adding|launch|launching"
-)
-_CREATE_VERB_ES = (
-    r"empiezo|empezamos|empezar|empecemos|empieza|empezando|comienzo|comenzamos|comenzar"
-    r"|comencemos|comienza|comenzando|inicio|iniciamos|iniciar|iniciemos|inicia|iniciando|crea"
-    r"|crear|creo|creamos|creemos|cree|creame|creando|arranco|arrancamos|arrancar|arranquemos"
-    r"|arrancando|monta|montar|montamos|anade|anadir|agrega|agregar|hagamos"
-)
 _NEW_EN = r"(?:(?:a|an) (?:brand )?new|another(?: new)?)"
 # (pattern, anchored): an anchored one must start the request ("new project: Atlas").
-_CREATE = [
-    (LazyPattern(p, needles=_PROJECT_WORDS), anchored)
-    for p, anchored in (
-        (
-            rf"\b(?:{_CREATE_VERB_EN}) (?P<article>(?:a|an|another|one more|one) )?"
-            r"(?:brand )?(?:new )?project(?![\w'])",
-            False,
-        ),
-        (
-            rf"\b(?:working on|work on|have|got|open|opening|there's|there is|on to|onto|want"
-            rf"|need|i'd like|i would like) {_NEW_EN} project(?![\w'])",
-            False,
-        ),
-        (r"(?P<article>(?:a )?(?:brand )?new|another) project(?![\w'])", True),
-        (
-            r"\b(?:create|crea|crear|creame|creemos) (?P<article>(?:the|el) )"
-            r"(?:project|proyecto)(?![\w'])",
-            False,
-        ),
-        (
-            rf"\b(?:{_CREATE_VERB_ES}) (?P<article>(?:un|una|otro) )?"
-            r"(?:nuevo )?proyecto(?: nuevo)?(?![\w'])",
-            False,
-        ),
-        (
-            r"\b(?:tengo|tenemos|trabajo en|trabajando en|estoy con|abre|abrir|abro|quiero"
-            r"|queremos|necesito|necesitamos) "
-            r"(?:un (?:nuevo proyecto|proyecto nuevo)|otro proyecto(?: nuevo)?)(?![\w'])",
-            False,
-        ),
-        (r"(?P<article>(?:un )?(?:nuevo proyecto|proyecto nuevo|otro proyecto))(?![\w'])", True),
-    )
-]
-# Questions about projects are not requests to make one ("should I start a new project?").
-_QUESTION_START = re.compile(
-    r"(?:how|should|shall|do|does|did|what|why|when|which|is|are|would|como|deberia|deberiamos"
-    r"|puedo|que|por|cuando|es|hay|tiene)\b"
+_CREATE = template(
+    "create",
+    r"\b⟪create_verbs⟫ (?P<article>(?:a|an|another|one more|one) )?"
+    r"(?:brand )?(?:new )?project(?![\w'])",
+    rf"\b⟪have_new_verbs⟫ {_NEW_EN} project(?![\w'])",
+    r"(?P<article>(?:a )?(?:brand )?new|another) project(?![\w'])",
+    r"\b⟪create_the_verbs⟫ (?P<article>(?:the|el) )⟪project_words⟫(?![\w'])",
+    r"\b⟪create_commands⟫ (?P<article>(?:un|una|otro) )?"
+    r"(?:nuevo )?proyecto(?: nuevo)?(?![\w'])",
+    r"\b⟪have_new_commands⟫ "
+    r"(?:un (?:nuevo proyecto|proyecto nuevo)|otro proyecto(?: nuevo)?)(?![\w'])",
+    r"(?P<article>(?:un )?(?:nuevo proyecto|proyecto nuevo|otro proyecto))(?![\w'])",
+    needles="project_words",
 )
+_CREATE_ANCHORED = (False, False, True, False, False, False, True)
+# Questions about projects are not requests to make one ("should I start a new project?").
+_QUESTION_START = template("question_start", r"⟪question_openers⟫\b")
 # A question or a request after "new project" makes the message a design request:
 # "we're starting a new project on monday, help me run the kickoff".
-_REQUEST_AFTER = LazyPattern(
-    r"\?|\b(?:help me|help us|can you|could you|would you|how do i|how do we|how should"
-    r"|how can|what should|i need (?:a|an|to|help)|we need (?:a|an|to|help)|necesito"
-    r"|necesitamos|ayudame|ayudanos|me ayudas|puedes|podrias|como hago|como puedo|que deberia)\b"
+_REQUEST_AFTER = template(
+    "request_after", r"\?|\b(?:⟪request_openers⟫|(?:i|we) need (?:a|an|to|help))\b", gated=False
 )
-_CALLED = LazyPattern(
-    r"\b(?:called|named|titled|call it|name it|let's call it|lets call it|we'll call it"
-    r"|it's called|its called|with the name|llamado|llamada|que se llama|que se llame"
-    r"|que se llamara|se llama|se llamara|llamese"
-    r"|se va a llamar|con el nombre de|con el nombre|llamalo|llamala|llamemoslo|ponle de nombre"
-    r"|ponle el nombre|ponle como nombre|ponle|de nombre|bajo el nombre de)\s+(?=\S)"
-)
-_NAME_END = LazyPattern(
-    r"[.;!?](?=\s|$)|,(?=\s)|\s(?:and|y|because|porque|where|donde|which|who|que|so|but|pero"
-    r"|please|por favor|since|ya que|for|para|about|sobre|with|con|as|to help|para que|that"
-    r"|it's|its|it is|es|is)\b"
-)
-# Words inside a title-case name: "Design for Good", "Casa con Alma".
-_TITLE_JOINERS = frozenset({"for", "with", "to", "about", "as", "para", "con", "sobre", "de"})
-_ABOUT = LazyPattern(
-    rf"[\s,:]*(?:for|about|on|around|to build|to design|to redesign|para|sobre|acerca de|de"
-    rf"|del|around)\s+(?:{_ARTICLE}\s+)?(?=\S)"
-)
-_DESCRIPTION_END = LazyPattern(
-    r"[.;!?](?=\s|$)|,\s|\s(?:because|porque|ya que|and (?:i|we|i'm|need|want)|y (?:quiero"
-    r"|necesito|tengo|me|nos))\b"
+_CALLED = template("called", r"\b⟪called_words⟫\s+(?=\S)", gated=False)
+_NAME_END = template("name_end", r"[.;!?](?=\s|$)|,(?=\s)|\s⟪name_enders⟫\b", gated=False)
+_ABOUT = template("about", rf"[\s,:]*⟪about_words⟫\s+(?:{_ARTICLE}\s+)?(?=\S)", gated=False)
+_DESCRIPTION_END = template(
+    "description_end",
+    r"[.;!?](?=\s|$)|,\s|\s(?:⟪because_words⟫|and (?:i|we|i'm|need|want)|y (?:quiero"
+    r"|necesito|tengo|me|nos))\b",
+    gated=False,
 )
 _QUOTED_NAME = LazyPattern(
     rf"(?<![^\s:(,¿¡])[{_QUOTES}](?P<name>[^{_QUOTES}]{{1,120}}?)[{_QUOTES}](?=$|[\s.,;:!?)])"
 )
 
 
+def _one(key: str) -> LazyPattern:
+    return phrase_book().one(key)
+
+
 def create_rule(said: Said) -> ActionEnvelope | None:
     """ "I'm starting a new project for an invoicing app called Ledgerly", "nuevo proyecto: X"."""
-    if _QUESTION_START.match(said.folded, said.start):
+    if _one(_QUESTION_START).match(said.folded, said.start):
         return None
-    for pattern, anchored in _CREATE:
+    for pattern, anchored in zip(phrase_book()[_CREATE], _CREATE_ANCHORED, strict=True):
         find = pattern.match if anchored else pattern.search
         found = find(said.folded, said.start)
-        if found and _REQUEST_AFTER.search(said.folded, found.end()):
+        if found and _one(_REQUEST_AFTER).search(said.folded, found.end()):
             return None
         if found:
             details = project_details(said, found)
@@ -885,10 +909,10 @@ def project_details(said: Said, trigger: re.Match[str]) -> tuple[str | None, str
     """(name, description) after "new project"; None when "project" was a design noun."""
     at = trigger.end()
     after = said.folded[at:].split()
-    if after and after[0].strip(".,:;!?") in NOT_PROJECT_NAMES:
+    if after and after[0].strip(".,:;!?") in intent_words().not_project_names:
         return None
     description = described(said, at)
-    called = _CALLED.search(said.folded, trigger.start())
+    called = _one(_CALLED).search(said.folded, trigger.start())
     if called:
         name, end = name_at(said, called.end())
         return name, description or described(said, end)
@@ -909,7 +933,8 @@ def nothing_else(said: Said, at: int) -> bool:
     """Whether the sentence ends after "new project" (but for "today", "please"...)."""
     end = re.compile(r"[.!?;](?=\s|$)").search(said.folded, at)
     left = normalize(said.folded[at : end.start() if end else len(said.folded)])
-    return all(word in CREATE_FILLERS for word in left.split())
+    fillers = intent_words().create_fillers
+    return all(word in fillers for word in left.split())
 
 
 def name_at(said: Said, start: int) -> tuple[str | None, int]:
@@ -924,11 +949,12 @@ def name_at(said: Said, start: int) -> tuple[str | None, int]:
 def name_end(said: Said, start: int) -> int:
     """Where an unquoted name ends: at the clause's end, but "Design for Good" stays whole."""
     pos = start
-    while (end := _NAME_END.search(said.folded, pos)) is not None:
+    name_end, joiners = _one(_NAME_END), intent_words().title_joiners
+    while (end := name_end.search(said.folded, pos)) is not None:
         joiner = end.group().strip()
         after = said.cut(end.end(), len(said.folded)).split(" ", 1)[0]
         title_case = after[:1].isupper() and fold(after) not in {"i", "i'm", "i've", "i'll"}
-        if joiner not in _TITLE_JOINERS or not title_case:
+        if joiner not in joiners or not title_case:
             return end.start()
         pos = end.end()
     return len(said.folded)
@@ -936,12 +962,12 @@ def name_end(said: Said, start: int) -> int:
 
 def described(said: Said, at: int) -> str | None:
     """ "for a B2B invoicing app called Ledgerly" -> "B2B invoicing app"."""
-    about = _ABOUT.match(said.folded, at)
+    about = _one(_ABOUT).match(said.folded, at)
     if about is None:
         return None
-    end = _DESCRIPTION_END.search(said.folded, about.end())
+    end = _one(_DESCRIPTION_END).search(said.folded, about.end())
     stop = end.start() if end else len(said.folded)
-    called = _CALLED.search(said.folded, about.end(), stop)
+    called = _one(_CALLED).search(said.folded, about.end(), stop)
     if called:
         stop = called.start()
     text = said.cut(about.end(), stop)
@@ -959,46 +985,36 @@ def named_right_after(said: Said, at: int, bare: bool) -> str | None:
     if name is None or len(name.split()) > 5:
         return None
     first = fold(name).split()[0]
-    if first in STOP_WORDS_EN or first in STOP_WORDS_ES or first in NOT_PROJECT_NAMES:
+    known = intent_words()
+    if first in known.stop_words or first in known.not_project_names:
         return None
     if found.group("mark") or bare or name[:1].isupper() or said.knows_project(name):
         return name
     return None
 
 
-_OWNER = r"(?:(?:the|my|our|el|mi|nuestro) )?"
-_CURRENT = (
-    r"(?:this|that|the current|my current|the active|current|the open|este|ese|el actual"
-    r"|actual)"
+_OWNER = "(?:⟪owner_words⟫ )?"
+_CURRENT = "⟪current_words⟫"
+_DELETE_VERB = "⟪delete_verbs⟫"
+_ACTIVE_SUFFIX = "(?: ⟪active_suffixes⟫)?"
+_DELETE_ACTIVE = template(
+    "delete_active",
+    full(rf"{_DELETE_VERB} {_OWNER}⟪project_words⟫{_ACTIVE_SUFFIX}"),
+    full(rf"{_DELETE_VERB} {_CURRENT} (?:⟪project_words⟫|one){_ACTIVE_SUFFIX}"),
 )
-_DELETE_VERB = (
-    r"(?:delete|remove|erase|drop|trash|destroy|get rid of|borra|borrar|borremos|borrame"
-    r"|elimina|eliminar|eliminemos|eliminame|suprime|suprimir|quita|quitar)"
+_DELETE_NAMED = template(
+    "delete_named",
+    full(rf"{_DELETE_VERB} {_OWNER}⟪project_words⟫ (?:⟪named_words⟫ )?(?P<name>.+?)"),
+    full(rf"{_DELETE_VERB} {_OWNER}(?P<name>.+?) project"),
+    full(rf"{_DELETE_VERB} (?P<name>.+?)"),
 )
-_ACTIVE_SUFFIX = r"(?: (?:actual|activo|abierto|en el que estoy|i'm in|i am in|we're in))?"
-_DELETE_ACTIVE = [
-    full(rf"{_DELETE_VERB} {_OWNER}(?:project|proyecto){_ACTIVE_SUFFIX}", intent_starts.DELETE),
-    full(
-        rf"{_DELETE_VERB} {_CURRENT} (?:project|proyecto|one){_ACTIVE_SUFFIX}", intent_starts.DELETE
-    ),
-]
-_DELETE_NAMED = [
-    full(
-        rf"{_DELETE_VERB} {_OWNER}(?:project|proyecto) (?:called |named |llamado )?(?P<name>.+?)",
-        intent_starts.DELETE,
-    ),
-    full(rf"{_DELETE_VERB} {_OWNER}(?P<name>.+?) project", intent_starts.DELETE),
-    full(rf"{_DELETE_VERB} (?P<name>.+?)", intent_starts.DELETE),
-]
-# Words a project name rarely has and a design request often does ("remove the step from ...").
-_NOT_IN_NAMES = frozenset({"from", "in", "of", "on", "with", "for", "to", "de", "del", "en"})
 
 
 def delete_rule(said: Said) -> ActionEnvelope | None:
     """ "delete the Acme project", "borra este proyecto" (name None: the active one)."""
     if match_body(said, _DELETE_ACTIVE):
         return make("projects", "delete", name=None)
-    for index, pattern in enumerate(_DELETE_NAMED):
+    for index, pattern in enumerate(phrase_book()[_DELETE_NAMED]):
         found = pattern.fullmatch(said.folded, said.start)
         if not found:
             continue
@@ -1011,58 +1027,42 @@ def delete_rule(said: Said) -> ActionEnvelope | None:
 def plausible_name(name: str) -> bool:
     """Could be a project's name: not "settings page from the sitemap"."""
     folded = fold(name).split()
-    if not folded or folded[0] in NOT_PROJECT_NAMES or "?" in name:
+    known = intent_words()
+    if not folded or folded[0] in known.not_project_names or "?" in name:
         return False
-    return not (set(folded[1:]) & _NOT_IN_NAMES)
+    return not (set(folded[1:]) & known.not_in_names)
 
 
-_RENAME_VERB = r"(?:rename|renombra|renombrar|renombremos|renombrame)"
-_TO = r"(?:to|as|into|a|como|en|por)"
-_RENAME_ACTIVE = [
+_RENAME_VERB = "⟪rename_verbs⟫"
+_TO = "⟪rename_to⟫"
+_RENAME_ACTIVE = template(
+    "rename_active",
     full(
-        rf"{_RENAME_VERB} (?:{_CURRENT} |{_OWNER})?(?:project|proyecto){_ACTIVE_SUFFIX} {_TO}"
-        r" (?P<new>.+?)",
-        intent_starts.RENAME,
+        rf"{_RENAME_VERB} (?:{_CURRENT} |{_OWNER})?⟪project_words⟫{_ACTIVE_SUFFIX} {_TO}"
+        r" (?P<new>.+?)"
     ),
     full(
         r"(?:change|set|update) (?:the name of (?:this|the|my|our) project|(?:the |this )?"
-        r"project(?:'s|s)? name|this project's name) (?:to|as) (?P<new>.+?)",
-        intent_starts.RENAME,
+        r"project(?:'s|s)? name|this project's name) (?:to|as) (?P<new>.+?)"
     ),
     full(
         r"cambia(?:le)? el nombre (?:del|de este|de mi|al|a este) proyecto(?: actual)? "
-        r"(?:a|por|como) (?P<new>.+?)",
-        intent_starts.RENAME,
+        r"(?:a|por|como) (?P<new>.+?)"
     ),
-    full(
-        r"(?:call|let's call|lets call|we'll call) (?:this|the) project (?P<new>.+?)",
-        intent_starts.RENAME,
-    ),
+    full(r"(?:call|let's call|lets call|we'll call) (?:this|the) project (?P<new>.+?)"),
     full(
         r"(?:llama(?:le)?|llamemos|ponle de nombre|ponle) (?:a )?(?:este|el) proyecto "
-        r"(?P<new>.+?)",
-        intent_starts.RENAME,
+        r"(?P<new>.+?)"
     ),
-]
-_RENAME_NAMED = [
-    full(
-        rf"{_RENAME_VERB} {_OWNER}(?:project|proyecto) (?P<old>.+?) {_TO} (?P<new>.+?)",
-        intent_starts.RENAME,
-    ),
-    full(
-        rf"{_RENAME_VERB} {_OWNER}(?P<old>.+?) project (?:to|as|into) (?P<new>.+?)",
-        intent_starts.RENAME,
-    ),
-    full(
-        r"(?:change|set) the name of (?:the )?project (?P<old>.+?) to (?P<new>.+?)",
-        intent_starts.RENAME,
-    ),
-    full(
-        r"cambia(?:le)? el nombre (?:del proyecto|de) (?P<old>.+?) (?:a|por|como) (?P<new>.+?)",
-        intent_starts.RENAME,
-    ),
-    full(rf"{_RENAME_VERB} (?P<old>.+?) {_TO} (?P<new>.+?)", intent_starts.RENAME),
-]
+)
+_RENAME_NAMED = template(
+    "rename_named",
+    full(rf"{_RENAME_VERB} {_OWNER}⟪project_words⟫ (?P<old>.+?) {_TO} (?P<new>.+?)"),
+    full(rf"{_RENAME_VERB} {_OWNER}(?P<old>.+?) project (?:to|as|into) (?P<new>.+?)"),
+    full(r"(?:change|set) the name of (?:the )?project (?P<old>.+?) to (?P<new>.+?)"),
+    full(r"cambia(?:le)? el nombre (?:del proyecto|de) (?P<old>.+?) (?:a|por|como) (?P<new>.+?)"),
+    full(rf"{_RENAME_VERB} (?P<old>.+?) {_TO} (?P<new>.+?)"),
+)
 
 
 def rename_rule(said: Said) -> ActionEnvelope | None:
@@ -1071,7 +1071,7 @@ def rename_rule(said: Said) -> ActionEnvelope | None:
     if found:
         new = name_or_none(said.cut(*found.span("new")))
         return make("projects", "rename", old=None, new=new) if new else None
-    for index, pattern in enumerate(_RENAME_NAMED):
+    for index, pattern in enumerate(phrase_book()[_RENAME_NAMED]):
         found = pattern.fullmatch(said.folded, said.start)
         if not found:
             continue
@@ -1083,70 +1083,27 @@ def rename_rule(said: Said) -> ActionEnvelope | None:
 
 
 _SWITCH_TARGET = (
-    r"(?:(?P<owner>the|my|our|el|la|mi|nuestro) )?(?:(?P<word>project|proyecto) )?(?P<name>.+?)"
+    r"(?:(?P<owner>⟪target_owners⟫) )?(?:(?P<word>⟪project_words⟫) )?(?P<name>.+?)"
     r"(?: (?P<after>project))?"
 )
-# (pattern, kind): "switch" trusts any short name, "return" a capitalised or known one,
-# "open" only a known one or one said with the word "project".
-_SWITCH = [
-    (
-        full(
-            rf"(?:switch|change|swap|flip|move|jump)(?: back| over)? (?:to|into) {_SWITCH_TARGET}",
-            intent_starts.SWITCH,
-        ),
-        "switch",
-    ),
-    (
-        full(
-            rf"(?:cambia|cambiame|cambiar|cambiate|cambiemos|pasa|pasame|pasate|pasar|pasemos)"
-            rf"(?: de nuevo)? (?:a|al) {_SWITCH_TARGET}",
-            intent_starts.SWITCH,
-        ),
-        "switch",
-    ),
-    (
-        full(
-            rf"(?:go|get|head|let's go|lets go)(?: back)? to {_SWITCH_TARGET}", intent_starts.SWITCH
-        ),
-        "return",
-    ),
-    (
-        full(
-            rf"(?:back to|return to|resume|continue with|let's work on|lets work on|work on"
-            rf"|let's continue with|let's get back to) {_SWITCH_TARGET}",
-            intent_starts.SWITCH,
-        ),
-        "return",
-    ),
-    (
-        full(
-            rf"(?:vamos|volvamos|vuelve|volver|regresa|regresemos|regresar|ve|ir|vete)"
-            rf"(?: de nuevo)? (?:a|al) {_SWITCH_TARGET}",
-            intent_starts.SWITCH,
-        ),
-        "return",
-    ),
-    (
-        full(
-            rf"(?:retoma|retomemos|retomar|continua con|sigamos con|seguimos con|trabajemos en"
-            rf"|vamos a trabajar en) {_SWITCH_TARGET}",
-            intent_starts.SWITCH,
-        ),
-        "return",
-    ),
-    (
-        full(
-            rf"(?:open|load|reopen|continue|abre|abrir|carga|cargar|continua) {_SWITCH_TARGET}",
-            intent_starts.SWITCH,
-        ),
-        "open",
-    ),
-]
+# "switch" trusts any short name, "return" a capitalised or known one, "open" only a known
+# one or one said with the word "project"; in the order of _SWITCH's patterns.
+_SWITCH_KINDS = ("switch", "switch", "return", "return", "return", "return", "open")
+_SWITCH = template(
+    "switch",
+    full(rf"⟪switch_verbs⟫(?: back| over)? (?:to|into) {_SWITCH_TARGET}"),
+    full(rf"⟪switch_commands⟫(?: de nuevo)? (?:a|al) {_SWITCH_TARGET}"),
+    full(rf"⟪go_verbs⟫(?: back)? to {_SWITCH_TARGET}"),
+    full(rf"⟪return_verbs⟫ {_SWITCH_TARGET}"),
+    full(rf"⟪return_commands⟫(?: de nuevo)? (?:a|al) {_SWITCH_TARGET}"),
+    full(rf"⟪resume_commands⟫ {_SWITCH_TARGET}"),
+    full(rf"⟪open_verbs⟫ {_SWITCH_TARGET}"),
+)
 
 
 def switch_rule(said: Said) -> ActionEnvelope | None:
     """ "switch to Ledgerly", "cambia al proyecto Atlas"; never to "this project"."""
-    for pattern, kind in _SWITCH:
+    for pattern, kind in zip(phrase_book()[_SWITCH], _SWITCH_KINDS, strict=True):
         found = pattern.fullmatch(said.folded, said.start)
         if not found:
             continue
@@ -1174,39 +1131,33 @@ def switchable(name: str, kind: str, said_project: bool) -> bool:
 
 # -- history, decisions, memory, catalogue -----------------------------------------------------
 
-_NUMBER = r"(?P<count>\d{1,4}|" + _alternation(NUMBER_WORDS) + r")"
+_NUMBER = r"(?P<count>\d{1,4}|⟪number_words⟫)"
 _NUMBER2 = _NUMBER.replace("<count>", "<count2>")
-_TURNS = (
-    r"(?P<noun>turns?|messages?|exchanges?|questions?|answers?|conversations?|requests?|prompts?"
-    r"|interactions?|things we said|turnos?|mensajes?|intercambios?|preguntas?|respuestas?"
-    r"|conversaciones|conversacion|peticiones|peticion)"
+_TURNS = "(?P<noun>⟪turn_nouns⟫)"
+_HISTORY = template(
+    "history",
+    r"⟪history_verbs⟫(?: me)?(?: the| my| our"
+    r"| this)?(?: full| whole| complete| recent| entire)?(?: conversation| chat| project"
+    r"| message| turn)? (?:history|log|transcript)",
+    r"(?:the |our |my )?(?:conversation |chat |message )?history",
+    rf"⟪last_turns_verbs⟫(?: me)?(?: the| our| my)? (?:last"
+    rf"|latest|previous|recent|past)(?: {_NUMBER})? {_TURNS}",
+    rf"(?:the )?(?:last|latest|previous) (?:{_NUMBER} )?{_TURNS}",
+    r"what (?:have|did) we (?:talk|talked|discuss|discussed|chat|chatted|cover|covered"
+    r"|talking|been talking|been discussing)(?: about)?(?: so far| until now| today| before"
+    r"| earlier)?",
+    r"what were we (?:talking about|discussing|doing|working on)|where were we",
+    r"⟪history_commands⟫(?: el| mi| nuestro)? historial"
+    r"(?: de (?:la )?conversacion| del chat| del proyecto| completo)?",
+    r"(?:el )?historial(?: de (?:la )?conversacion| del chat| del proyecto)?",
+    rf"⟪last_turns_commands⟫(?: los| las| el| la)? (?:{_NUMBER} )?"
+    rf"(?:ultimos|ultimas|ultimo|ultima|anteriores)(?: {_NUMBER2})? {_TURNS}",
+    rf"(?:los |las )?(?:ultimos|ultimas) (?:{_NUMBER} )?{_TURNS}",
+    r"(?:de|sobre) que (?:hemos hablado|hablamos|estabamos hablando|hemos estado hablando"
+    r"|habiamos hablado)(?: hasta ahora| antes| hoy)?",
+    r"que hemos (?:hablado|comentado|visto|tratado)(?: hasta ahora| hoy)?",
+    r"en que (?:estabamos|quedamos)|donde (?:estabamos|lo dejamos|nos quedamos)",
 )
-_HISTORY = [
-    LazyPattern(p, starts=intent_starts.HISTORY)
-    for p in (
-        r"(?:show|see|view|display|print|list|give|get|open|read|check)(?: me)?(?: the| my| our"
-        r"| this)?(?: full| whole| complete| recent| entire)?(?: conversation| chat| project"
-        r"| message| turn)? (?:history|log|transcript)",
-        r"(?:the |our |my )?(?:conversation |chat |message )?history",
-        rf"(?:show|see|view|display|list|give|get|read|repeat)(?: me)?(?: the| our| my)? (?:last"
-        rf"|latest|previous|recent|past)(?: {_NUMBER})? {_TURNS}",
-        rf"(?:the )?(?:last|latest|previous) (?:{_NUMBER} )?{_TURNS}",
-        r"what (?:have|did) we (?:talk(?:ed)?|discuss(?:ed)?|chat(?:ted)?|cover(?:ed)?"
-        r"|(?:been )?talking|been discussing)(?: about)?(?: so far| until now| today| before"
-        r"| earlier)?",
-        r"what were we (?:talking about|discussing|doing|working on)|where were we",
-        r"(?:muestra(?:me)?|ensename|ver|dame|mira|abre|lee)(?: el| mi| nuestro)? historial"
-        r"(?: de (?:la )?conversacion| del chat| del proyecto| completo)?",
-        r"(?:el )?historial(?: de (?:la )?conversacion| del chat| del proyecto)?",
-        rf"(?:muestra(?:me)?|ensename|dame|ver|lee|repite)(?: los| las| el| la)? (?:{_NUMBER} )?"
-        rf"(?:ultimos|ultimas|ultimo|ultima|anteriores)(?: {_NUMBER2})? {_TURNS}",
-        rf"(?:los |las )?(?:ultimos|ultimas) (?:{_NUMBER} )?{_TURNS}",
-        r"(?:de|sobre) que (?:hemos hablado|hablamos|estabamos hablando|hemos estado hablando"
-        r"|habiamos hablado)(?: hasta ahora| antes| hoy)?",
-        r"que hemos (?:hablado|comentado|visto|tratado)(?: hasta ahora| hoy)?",
-        r"en que (?:estabamos|quedamos)|donde (?:estabamos|lo dejamos|nos quedamos)",
-    )
-]
 
 
 def history_rule(said: Said) -> ActionEnvelope | None:
@@ -1222,33 +1173,30 @@ def history_rule(said: Said) -> ActionEnvelope | None:
     return make("history", "show", count=count_of(count, default))
 
 
-_DECISIONS = [
-    LazyPattern(p, starts=intent_starts.DECISIONS)
-    for p in (
-        r"(?:show|list|see|view|display|give|get|tell|read|print|recap|summari[sz]e)(?: me)?"
-        r"(?: all)?(?: of)?(?: the| my| our| your)?(?: recorded| saved| past| previous| key"
-        r"| main| project)? decisions(?: so far| we ve made| we have made| made| we ve taken"
-        r"| we took| we made| recorded| logged| until now| to date)?",
-        r"(?:my |our |the |all )?(?:recorded )?decisions(?: so far| list)?|decision (?:log|list"
-        r"|history)",
-        r"(?:what|which) decisions (?:have|did) (?:we|i) (?:made|make|taken|take|recorded"
-        r"|record)(?: so far| until now| to date| yet)?",
-        r"(?:what|which) decisions (?:are there|do we have|do i have|have we got)",
-        r"what (?:have|did) (?:we|i) (?:decided|decide|agreed|agree)(?: on)?(?: so far"
-        r"| until now| up to now| to date| yet| already)?",
-        r"what s been decided(?: so far)?|what has been decided(?: so far)?",
-        r"(?:muestra(?:me)?|ensename|lista|listame|listar|ver|dame|dime|mira|lee|repasa"
-        r"|resume|recuerdame)(?: todas)?(?: las| mis| nuestras| tus)? decisiones(?: tomadas"
-        r"| guardadas| registradas| del proyecto| que hemos tomado| que tomamos| hasta ahora"
-        r"| hasta el momento)?",
-        r"(?:las |mis |nuestras )?decisiones(?: tomadas| del proyecto| hasta ahora)?",
-        r"(?:que|cuales) (?:decisiones )?(?:hemos|he|habiamos) (?:decidido|tomado|acordado)"
-        r"(?: hasta ahora| por ahora| de momento| hasta el momento| ya)?",
-        r"(?:que|cuales) (?:son las )?decisiones (?:hemos tomado|hay|tenemos|tomamos)"
-        r"(?: hasta ahora)?",
-        r"que (?:decidimos|acordamos)(?: hasta ahora)?|(?:lista|registro) de decisiones",
-    )
-]
+_DECISIONS = template(
+    "decisions",
+    r"⟪decisions_verbs⟫(?: me)?"
+    r"(?: all)?(?: of)?(?: the| my| our| your)?(?: recorded| saved| past| previous| key"
+    r"| main| project)? decisions(?: so far| we ve made| we have made| made| we ve taken"
+    r"| we took| we made| recorded| logged| until now| to date)?",
+    r"(?:my |our |the |all )?(?:recorded )?decisions(?: so far| list)?|decision (?:log|list"
+    r"|history)",
+    r"(?:what|which) decisions (?:have|did) (?:we|i) (?:made|make|taken|take|recorded"
+    r"|record)(?: so far| until now| to date| yet)?",
+    r"(?:what|which) decisions (?:are there|do we have|do i have|have we got)",
+    r"what (?:have|did) (?:we|i) (?:decided|decide|agreed|agree)(?: on)?(?: so far"
+    r"| until now| up to now| to date| yet| already)?",
+    r"what s been decided(?: so far)?|what has been decided(?: so far)?",
+    r"⟪decisions_commands⟫(?: todas)?(?: las| mis| nuestras| tus)? decisiones(?: tomadas"
+    r"| guardadas| registradas| del proyecto| que hemos tomado| que tomamos| hasta ahora"
+    r"| hasta el momento)?",
+    r"(?:las |mis |nuestras )?decisiones(?: tomadas| del proyecto| hasta ahora)?",
+    r"(?:que|cuales) (?:decisiones )?(?:hemos|he|habiamos) (?:decidido|tomado|acordado)"
+    r"(?: hasta ahora| por ahora| de momento| hasta el momento| ya)?",
+    r"(?:que|cuales) (?:son las )?decisiones (?:hemos tomado|hay|tenemos|tomamos)"
+    r"(?: hasta ahora)?",
+    r"que (?:decidimos|acordamos)(?: hasta ahora)?|(?:lista|registro) de decisiones",
+)
 
 
 def list_decisions_rule(said: Said) -> ActionEnvelope | None:
@@ -1258,32 +1206,33 @@ def list_decisions_rule(said: Said) -> ActionEnvelope | None:
     return None
 
 
-_ASKER = (
-    r"(?:(?:remind me|tell me|do you remember|can you remind me|recuerdame|dime|me recuerdas"
-    r"|recuerdas|sabes) )?"
+_ASKER = "(?:⟪asker_words⟫ )?"
+_RECALL = template(
+    "recall",
+    rf"{_ASKER}(?:why|por que|porque) (?:did|had|have|were|was) (?:we|i|you) .+",
+    rf"{_ASKER}(?:por que|porque) (?:no )?⟪recall_verbs⟫\b.*",
+    rf"{_ASKER}(?:why|por que) (?:was|were|is|fue) .*\b(?:decided|chosen|picked|agreed"
+    r"|decidido|elegido|decidio)\b.*",
+    r"(?:remind me|tell me|recuerdame|dime) (?:why|por que) .+",
+    r"what (?:did|have|had) (?:we|i) (?:decided?|chose|choose|picked?|agreed?|settled?"
+    r"|go with|went with)(?: on)? (?:about|on|regarding|for|with|re|around|in) .+",
+    r"what (?:was|were|is) (?:our|the|my) (?:decision|decisions|reason|reasons|reasoning"
+    r"|rationale|thinking) (?:about|on|for|regarding|behind|with|re|to) .+",
+    r"(?:que|cual) (?:decidimos|elegimos|acordamos|habiamos decidido|hemos decidido|decidi"
+    r"|escogimos|optamos) (?:sobre|con|para|acerca de|de|respecto a|en cuanto a|en) .+",
+    r"(?:cual|cuales) (?:fue|fueron|es|era) (?:la|las|nuestra|nuestras) (?:decision"
+    r"|decisiones|razon|razones|motivo|motivos) (?:sobre|de|para|con|respecto a|acerca de"
+    r"|detras de) .+",
+    # "why do we pay participants 80 euros?", "¿por qué tenemos dos planes?": a decision
+    # that stands, asked about in the present.
+    rf"{_ASKER}why (?:do|are) (?:we|i) (?:pay|paying|use|using|charge|charging|start"
+    r"|starting|launch|launching|go with|going with|run|running|keep|keeping|offer"
+    r"|offering|ship|shipping|send|sending|recruit|recruiting|open|opening|work with"
+    r"|working with|target|targeting|test with|testing with) .+",
+    rf"{_ASKER}(?:por que|porque) (?:tenemos|pagamos|usamos|cobramos|lanzamos|ofrecemos"
+    r"|enviamos|mandamos|reclutamos|abrimos|mantenemos|trabajamos con|apostamos por"
+    r"|empezamos|vamos con) .+",
 )
-_RECALL = [
-    LazyPattern(p, starts=intent_starts.RECALL)
-    for p in (
-        rf"{_ASKER}(?:why|por que|porque) (?:did|had|have|were|was) (?:we|i|you) .+",
-        rf"{_ASKER}(?:por que|porque) (?:no )?(?:decidimos|elegimos|escogimos|optamos|fuimos"
-        r"|hicimos|usamos|nos decidimos|nos quedamos|se decidio|se eligio|dijimos|pusimos"
-        r"|quitamos|cambiamos|descartamos|hemos|habiamos|decidi|elegi|acordamos|preferimos"
-        r"|dejamos|empezamos|vamos|estamos)\b.*",
-        rf"{_ASKER}(?:why|por que) (?:was|were|is|fue) .*\b(?:decided|chosen|picked|agreed"
-        r"|decidido|elegido|decidio)\b.*",
-        r"(?:remind me|tell me|recuerdame|dime) (?:why|por que) .+",
-        r"what (?:did|have|had) (?:we|i) (?:decided?|chose|choose|picked?|agreed?|settled?"
-        r"|go with|went with)(?: on)? (?:about|on|regarding|for|with|re|around|in) .+",
-        r"what (?:was|were|is) (?:our|the|my) (?:decision|decisions|reason|reasons|reasoning"
-        r"|rationale|thinking) (?:about|on|for|regarding|behind|with|re|to) .+",
-        r"(?:que|cual) (?:decidimos|elegimos|acordamos|habiamos decidido|hemos decidido|decidi"
-        r"|escogimos|optamos) (?:sobre|con|para|acerca de|de|respecto a|en cuanto a|en) .+",
-        r"(?:cual|cuales) (?:fue|fueron|es|era) (?:la|las|nuestra|nuestras) (?:decision"
-        r"|decisiones|razon|razones|motivo|motivos) (?:sobre|de|para|con|respecto a|acerca de"
-        r"|detras de) .+",
-    )
-]
 
 
 def recall_rule(said: Said) -> ActionEnvelope | None:
@@ -1302,47 +1251,43 @@ _RECORD_TRIGGER = (
     r"|(?:the |our |my |final |the final )?decision(?: is| was)?(?: (?:to|that))?\s*:"
     r"|(?:the |our |my |final |the final )?decision (?:is|was) (?:to|that)"
     r"|decided\s*:"
-    r"|(?:record|log|note|save|add|write down|store|remember|capture|register|document|track)"
+    r"|⟪record_verbs⟫"
     r"(?: down)?(?: (?:a|the|this|that|our|my|one|another))?(?: new)? decision(?:\s*:"
     r"| (?:that|to|on))?"
     r"|(?:note|remember|record|log) (?:that|down that) (?:we|i)(?:'ve| have)? (?:decided|agreed"
     r"|chose|picked)(?: (?:to|on|that))?"
     r"|(?:ya )?(?:hemos|he|habiamos) (?:decidido|acordado|elegido)(?: (?:que|en|por))?"
-    r"|(?:decidimos|acordamos|decidi|acorde|nos decidimos por|nos quedamos con|optamos por"
-    r"|el equipo decidio|decidieron|se decidio)(?: (?:que|en|por))?"
+    r"|⟪decided_words⟫(?: (?:que|en|por))?"
     r"|(?:la |nuestra |mi )?decision(?: final)?(?: es| fue)?(?: (?:que|de))?\s*:"
     r"|(?:la |nuestra )?decision(?: final)? (?:es|fue)(?: que| de)?"
     r"|decidido\s*:"
-    r"|(?:anota|apunta|registra|guarda|graba|anade|agrega|toma nota de|recuerda|documenta"
-    r"|guardame|apuntame|anotame)(?: (?:la|una|esta|esa|nuestra|mi|otra|nueva))?(?: nueva)?"
+    r"|⟪record_commands⟫(?: (?:la|una|esta|esa|nuestra|mi|otra|nueva))?(?: nueva)?"
     r" decision(?:\s*:| (?:que|de))?"
     r")\s*(?=\S)"
 )
-_RECORD = LazyPattern(_RECORD_TRIGGER, starts=intent_starts.RECORD)
-_BECAUSE = [
-    LazyPattern(p)
-    for p in (
-        r"[\s,;–—-]+(?:because|'cause|cause|coz|porque|ya que|dado que|puesto que|debido a que"
-        r"|given that)\s+",
-        r"[\s,;–—-]+since\s+",
-        r",\s*as\s+|\s+as\s+(?=(?:we|they|it|its|it's|our|their|he|she|you|i|users|customers"
-        r"|people|most|many|everyone|nobody|there|this|that)\b)",
-    )
-]
+_RECORD = template("record", _RECORD_TRIGGER)
+_BECAUSE = template(
+    "because",
+    r"[\s,;–—-]+⟪because_markers⟫\s+",
+    r"[\s,;–—-]+since\s+",
+    r",\s*as\s+|\s+as\s+(?=(?:we|they|it|its|it's|our|their|he|she|you|i|users|customers"
+    r"|people|most|many|everyone|nobody|there|this|that)\b)",
+    gated=False,
+)
 
 
 def record_decision_rule(said: Said) -> ActionEnvelope | None:
     """ "We decided to start with email reminders because accountants live in their inbox"."""
     if said.raw.rstrip().endswith("?"):
         return None
-    found = _RECORD.match(said.folded, said.start)
+    found = _one(_RECORD).match(said.folded, said.start)
     if found is None:
         return None
     start, end = found.end(), len(said.folded)
-    split = next((m for p in _BECAUSE if (m := p.search(said.folded, start))), None)
+    split = next((m for p in phrase_book()[_BECAUSE] if (m := p.search(said.folded, start))), None)
     if found.group("cond") and split is None:
         return None  # "let's go with a journey map" is a design request
-    if _REQUEST_AFTER.search(said.folded, start, split.start() if split else end):
+    if _one(_REQUEST_AFTER).search(said.folded, start, split.start() if split else end):
         return None  # "we decided nothing yet, help me run a workshop"
     decision = said.cut(start, split.start() if split else end).rstrip(" ,;:-–—")
     rationale = said.cut(split.end(), end) if split else ""
@@ -1351,72 +1296,61 @@ def record_decision_rule(said: Said) -> ActionEnvelope | None:
     return make("decisions", "record", decision=decision[:TEXT_MAX], rationale=rationale[:TEXT_MAX])
 
 
-_CROSS = LazyPattern(
+_CROSS = template(
+    "cross",
     r"\b(?:another|other|any|all|previous|past|earlier|different)(?: of)?(?: my| our| the)?"
     r" projects?\b|\bacross(?: my| our| all)? projects\b"
     r"|\b(?:otro|otros|cualquier|todos los|todos mis|todos nuestros|anteriores?|distintos?)"
     r" proyectos?\b"
-    r"|\bproyectos? (?:anteriores?|pasados?|distintos?)\b|\belsewhere\b"
+    r"|\bproyectos? (?:anteriores?|pasados?|distintos?)\b|\belsewhere\b",
+    gated=False,
 )
-_SEARCH = [
-    LazyPattern(p, starts=intent_starts.SEARCH)
-    for p in (
-        r"(?:did|have|had) (?:i|we) (?:ever )?.*\b(?:similar|before|already|previously|elsewhere"
-        r"|ever|another project|other projects?)\b.*",
-        r"(?:search|busca|buscar|search my|search our)(?: for| por| en| in)? .+",
-        r"(?:find|look up|look for|encuentra|buscame)(?: me)? .*\b(?:before|previous|past"
-        r"|earlier|history|memory|notes|we said|we discussed|we talked|antes|anterior|anteriores"
-        r"|historial|memoria|hablamos|dijimos|otro proyecto|other projects?)\b.*",
-        r"what did (?:we|i) (?:say|discuss|talk|write|conclude|learn|find|found)(?: about| on"
-        r"| regarding)? .+",
-        r"(?:resolvi|resolvimos|hice|hicimos|trabaje|trabajamos|vimos|tuvimos|hemos hecho"
-        r"|he hecho|hemos visto|habiamos hecho|ya hicimos)\b.*\b(?:parecido|similar|antes"
-        r"|otro proyecto|otros proyectos)\b.*",
-        r"(?:que|de que) (?:dijimos|hablamos|comentamos|concluimos|aprendimos) (?:sobre|de"
-        r"|acerca de|con) .+|hablamos (?:de|sobre) .+",
-        r"(?:ya )?(?:hemos|habiamos|he) (?:hecho|hablado|trabajado|visto|probado) .*\b(?:antes"
-        r"|parecido|similar|otro proyecto|otros proyectos)\b.*",
-    )
-]
+_SEARCH = template(
+    "search",
+    r"(?:did|have|had) (?:i|we) (?:ever )?.*\b(?:similar|before|already|previously|elsewhere"
+    r"|ever|another project|other projects?)\b.*",
+    r"⟪search_verbs⟫(?: for| por| en| in)? .+",
+    r"(?:find|look up|look for|encuentra|buscame)(?: me)? .*\b⟪past_words⟫\b.*",
+    r"what did (?:we|i) (?:say|discuss|talk|write|conclude|learn|find|found)(?: about| on"
+    r"| regarding)? .+",
+    r"⟪did_before_verbs⟫\b.*\b(?:parecido|similar|antes"
+    r"|otro proyecto|otros proyectos)\b.*",
+    r"(?:que|de que) (?:dijimos|hablamos|comentamos|concluimos|aprendimos) (?:sobre|de"
+    r"|acerca de|con) .+|hablamos (?:de|sobre) .+",
+    r"(?:ya )?(?:hemos|habiamos|he) (?:hecho|hablado|trabajado|visto|probado) .*\b(?:antes"
+    r"|parecido|similar|otro proyecto|otros proyectos)\b.*",
+)
 
 
 def search_rule(said: Said) -> ActionEnvelope | None:
     """ "did I solve something similar in another project?", "busca card sorting"."""
-    if not match_plain(said.plain, _SEARCH) or set(said.plain.split()) & OUTWARD_SEARCH_WORDS:
+    outward = intent_words().outward_search_words
+    if not match_plain(said.plain, _SEARCH) or set(said.plain.split()) & outward:
         return None
-    all_projects = bool(_CROSS.search(said.plain))
+    all_projects = bool(_one(_CROSS).search(said.plain))
     return make("memory", "search", query=said.rest()[:2000], all_projects=all_projects)
 
 
-_KINDS = r"(?: kind of| kinds of| types of| type of| sorts of| sort of| tipo de| tipos de)?"
-_METHODS = (
-    r"(?:methods|techniques|tasks|activities|frameworks|methodologies|deliverables"
-    r"|research methods|design methods|ux methods|workshops|exercises|templates|metodos|tecnicas"
-    r"|tareas|actividades|metodologias|entregables|plantillas|ejercicios|talleres|dinamicas)"
+_KINDS = "(?: ⟪kinds_words⟫)?"
+_METHODS = "⟪method_nouns⟫"
+_CATALOGUE = template(
+    "catalogue",
+    rf"(?:what|which){_KINDS} {_METHODS} (?:do|can|could|are|have|does) (?:you|there|u)"
+    r"(?: ⟪catalogue_verbs⟫)?(?: available)?",
+    rf"(?:what|which){_KINDS} {_METHODS} (?:are|is) (?:available|there|supported)",
+    r"(?:list|show|see|give|tell)(?: me)?(?: all)?(?: of)?(?: the| your| available"
+    rf"| all the| the available| all your)? {_METHODS}(?: you (?:know|have|support|can run"
+    r"|can do|offer))?(?: available)?",
+    rf"(?:your |the |available |all |all the )?{_METHODS}(?: list| available)?",
+    r"(?:method|methods|task|technique) (?:list|catalogue|catalog|library)",
+    r"(?:show|list|open)(?: me)? (?:the |your )?(?:catalogue|catalog)|what s in (?:the|your)"
+    r" (?:catalogue|catalog|toolbox|toolkit)",
+    rf"(?:que|cuales){_KINDS} {_METHODS} ⟪catalogue_questions⟫",
+    r"⟪catalogue_commands⟫(?: todos| todas)?(?: los"
+    rf"| las| tus| sus)? {_METHODS}(?: que (?:conoces|sabes|tienes|puedes hacer|hay))?"
+    r"(?: disponibles)?",
+    rf"(?:tus |los |las )?{_METHODS}(?: disponibles)?|(?:lista|catalogo) de {_METHODS}",
 )
-_CATALOGUE = [
-    LazyPattern(p, starts=intent_starts.CATALOGUE)
-    for p in (
-        rf"(?:what|which){_KINDS} {_METHODS} (?:do|can|could|are|have|does) (?:you|there|u)"
-        r"(?: (?:know|have|support|run|do|offer|use|handle|cover|know how to do|know how to run"
-        r"|provide|got|perform|facilitate|help with))?(?: available)?",
-        rf"(?:what|which){_KINDS} {_METHODS} (?:are|is) (?:available|there|supported)",
-        r"(?:list|show|see|give|tell)(?: me)?(?: all)?(?: of)?(?: the| your| available"
-        rf"| all the| the available| all your)? {_METHODS}(?: you (?:know|have|support|can run"
-        r"|can do|offer))?(?: available)?",
-        rf"(?:your |the |available |all |all the )?{_METHODS}(?: list| available)?",
-        r"(?:method|methods|task|technique) (?:list|catalogue|catalog|library)",
-        r"(?:show|list|open)(?: me)? (?:the |your )?(?:catalogue|catalog)|what s in (?:the|your)"
-        r" (?:catalogue|catalog|toolbox|toolkit)",
-        rf"(?:que|cuales){_KINDS} {_METHODS} (?:conoces|sabes|sabes hacer|sabes usar|tienes"
-        r"|puedes hacer|puedes usar|puedes ejecutar|puedes aplicar|soportas|usas|ofreces|manejas"
-        r"|hay|dominas|haces|hay disponibles|estan disponibles|aplicas)",
-        r"(?:lista|listame|muestra|muestrame|ensename|dame|dime|ver)(?: todos| todas)?(?: los"
-        rf"| las| tus| sus)? {_METHODS}(?: que (?:conoces|sabes|tienes|puedes hacer|hay))?"
-        r"(?: disponibles)?",
-        rf"(?:tus |los |las )?{_METHODS}(?: disponibles)?|(?:lista|catalogo) de {_METHODS}",
-    )
-]
 
 
 def catalogue_rule(said: Said) -> ActionEnvelope | None:
@@ -1433,46 +1367,35 @@ _REPORT_FORMAT = (
     rf"(?:(?: as| in| to| en| como)(?: an?| un| una| formato)? {_FORMAT}(?: file| document"
     r"| page| format| archivo| documento| pagina)?)?"
 )
-_REPORT_VERB = (
-    r"(?:(?:make|create|generate|prepare|write|build|produce|export|draft|compile|put together"
-    r"|give me|get me|send me|show me|i need|we need|i want|i d like|prepara|preparame|haz"
-    r"|hazme|genera|generame|crea|creame|redacta|redactame|escribe|escribeme|dame|exporta"
-    r"|saca|sacame|quiero|necesito|necesitamos|puedes hacer|puedes preparar)"
-    r"(?: me| us)? )?"
-)
+_REPORT_VERB = "(?:⟪report_verbs⟫(?: me| us)? )?"
 _REPORT_NOUN = (
     r"(?:(?:a|an|the|un|una|el) )?(?:(?P<fmt2>html|pdf|markdown) )?"
-    r"(?:(?:stakeholder|stakeholders|project|status) )?(?:report|pack|packet|dossier|informe"
-    r"|reporte)"
+    r"(?:(?:stakeholder|stakeholders|project|status) )?⟪report_nouns⟫"
 )
 _THIS_PROJECT = (
     r"(?:of|for|on|about|from|del|de|sobre)(?: the| this| our| my| whole| el| este| mi"
-    r"| nuestro| todo el)* (?:project|proyecto)(?: (?P<name>.{1,60}?))??"
+    r"| nuestro| todo el)* ⟪project_words⟫(?: (?P<name>.{1,60}?))??"
 )
-_STAKEHOLDERS = (
-    r"(?: (?:for|para)(?: the| our| my| los| las| el| nuestros)? (?:stakeholders?|interesados"
-    r"|partes interesadas|clients?|clientes?|management|direccion|execs|executives))?"
-)
+_STAKEHOLDERS = r"(?: (?:for|para)(?: the| our| my| los| las| el| nuestros)? ⟪audience_words⟫)?"
 # Every pattern below names a report (or an export): other messages are not read against them.
-_REPORT_WORDS = ("report", "pack", "dossier", "informe", "export")
-_REPORT = [
-    LazyPattern(p, needles=_REPORT_WORDS)
-    for p in (
-        rf"{_REPORT_VERB}{_REPORT_NOUN} {_THIS_PROJECT}{_STAKEHOLDERS}{_REPORT_FORMAT}",
-        rf"{_REPORT_VERB}{_REPORT_NOUN} (?:of|for|on|about|del|de|sobre) (?P<known>.{{1,60}}?)"
-        rf"{_STAKEHOLDERS}{_REPORT_FORMAT}",
-        rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:(?P<fmt3>html|pdf|markdown) )?"
-        rf"(?:stakeholder|stakeholders) (?:report|pack|packet|dossier){_REPORT_FORMAT}",
-        rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:(?P<fmt4>html|pdf|markdown) )?"
-        rf"(?:report|pack|informe|reporte|dossier) (?:for|para)(?: the| our| los| las)?"
-        rf" (?:stakeholders|interesados|partes interesadas){_REPORT_FORMAT}",
-        rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:project report|informe del proyecto"
-        rf"|reporte del proyecto){_STAKEHOLDERS}{_REPORT_FORMAT}",
-        rf"export(?:ar)?(?: the| this| our| my| el| este)? (?:project|proyecto) (?:as|to|in|en"
-        rf"|como)(?: an?| un)? (?:(?:report|informe) )?(?:(?:as|in|en) )?{_FORMAT}?"
-        r"(?: (?:report|informe))?",
-    )
-]
+_REPORT = template(
+    "report",
+    rf"{_REPORT_VERB}{_REPORT_NOUN} {_THIS_PROJECT}{_STAKEHOLDERS}{_REPORT_FORMAT}",
+    rf"{_REPORT_VERB}{_REPORT_NOUN} (?:of|for|on|about|del|de|sobre) (?P<known>.{{1,60}}?)"
+    rf"{_STAKEHOLDERS}{_REPORT_FORMAT}",
+    rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:(?P<fmt3>html|pdf|markdown) )?"
+    rf"(?:stakeholder|stakeholders) (?:report|pack|packet|dossier){_REPORT_FORMAT}",
+    rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:(?P<fmt4>html|pdf|markdown) )?"
+    rf"(?:report|pack|informe|reporte|dossier) (?:for|para)(?: the| our| los| las)?"
+    rf" (?:stakeholders|interesados|partes interesadas){_REPORT_FORMAT}",
+    rf"{_REPORT_VERB}(?:(?:a|an|the|un|una|el) )?(?:project report|informe del proyecto"
+    rf"|reporte del proyecto){_STAKEHOLDERS}{_REPORT_FORMAT}",
+    rf"export(?:ar)?(?: the| this| our| my| el| este)? ⟪project_words⟫ (?:as|to|in|en"
+    rf"|como)(?: an?| un)? (?:(?:report|informe) )?(?:(?:as|in|en) )?{_FORMAT}?"
+    r"(?: (?:report|informe))?",
+    needles="report_words",
+    gated=False,
+)
 
 
 def report_rule(said: Said) -> ActionEnvelope | None:
@@ -1493,25 +1416,21 @@ def report_rule(said: Said) -> ActionEnvelope | None:
 
 # Order matters: whole-message phrases first, then the most specific phrasing.
 _BACK_VERB = (
-    r"(?:(?:let s |lets |please |can we |can you )?(?:go|jump|get|take (?:me|us)|rewind|roll"
-    r"|step) back|(?:vuelve|volvamos|volver|regresa|regresemos|regresar|vamos de nuevo)"
-    r"(?: atras)?)"
+    r"(?:(?:let s |lets |please |can we |can you )?⟪back_moves⟫ back"
+    r"|⟪back_verbs⟫(?: atras)?)"
 )
-_BACK_TO_TURN = LazyPattern(
-    _BACK_VERB + r" (?:to|a|al) (?:the )?(?:turn|step|message|turno|paso|mensaje) #?(?P<n>\d+)",
-    starts=intent_starts.BACK,
+_BACK_TO_TURN = template(
+    "back_to_turn", _BACK_VERB + r" (?:to|a|al) (?:the )?⟪step_nouns⟫ #?(?P<n>\d+)"
 )
-_BACK_TO_BRANCH = LazyPattern(
+_BACK_TO_BRANCH = template(
+    "back_to_branch",
     _BACK_VERB + r" (?:to|a) (?:the |la )?(?:branch|rama) (?P<branch>.{1,60})"
     r"|" + _BACK_VERB + r" (?:to|a) (?:the |la )?(?P<branch2>.{1,60}) (?:branch|rama)",
-    starts=intent_starts.BACK,
 )
-_BACK_TO_BEFORE = LazyPattern(
+_BACK_TO_BEFORE = template(
+    "back_to_before",
     _BACK_VERB + r" (?:to |a )?(?:just |justo )?(?:before|antes de) (?:we |i |que )?"
-    r"(?:chose|choose|decided|decide|picked|pick|agreed|agree|went with|settled on"
-    r"|decidir|decidimos|decidieramos|elegir|elegimos|eligieramos|escoger|acordar"
-    r"|acordamos|optar|optamos)(?: on| to| for| por| que)? (?P<what>.{2,200})",
-    starts=intent_starts.BACK,
+    r"⟪back_decision_verbs⟫(?: on| to| for| por| que)? (?P<what>.{2,200})",
 )
 
 
@@ -1519,11 +1438,11 @@ def back_rule(said: Said) -> ActionEnvelope | None:
     """ "go back to turn 3", "go back to before we chose moderated testing", "vuelve a la
     rama remota", "vuelve a antes de decidir X": found first, confirmed before moving."""
     plain = said.plain
-    if found := _BACK_TO_TURN.fullmatch(plain):
+    if found := match_plain(plain, _BACK_TO_TURN):
         return make("tree", "back", target=found.group("n"))
-    if found := _BACK_TO_BEFORE.fullmatch(plain):
+    if found := match_plain(plain, _BACK_TO_BEFORE):
         return make("tree", "back", decision=found.group("what").strip())
-    if found := _BACK_TO_BRANCH.fullmatch(plain):
+    if found := match_plain(plain, _BACK_TO_BRANCH):
         branch = found.group("branch") or found.group("branch2")
         return make("tree", "back", target=branch.strip())
     return None
@@ -1531,35 +1450,33 @@ def back_rule(said: Said) -> ActionEnvelope | None:
 
 _USAGE_BY = (
     r"(?: (?:by|per) (?P<by>day|provider|model|project)| (?:por|segun) (?:el |la )?"
-    r"(?P<por>dia|proveedor|modelo|proyecto))?"
+    r"(?P<por>⟪usage_groups⟫))?"
 )
 _USAGE_ALL = (
     r"(?P<all> (?:for|across|in|on) (?:all|every)(?: of)?(?: my| our| the)? projects?"
     r"| (?:de|en) todos (?:mis |nuestros |los )?proyectos)?"
 )
-_USAGE_WHEN = (
-    r"(?: so far| this month| in total| up to now| until now| to date| hasta ahora| este mes"
-    r"| en total| hasta el momento)?"
+_USAGE_WHEN = "(?: ⟪usage_when⟫)?"
+_USAGE = template(
+    "usage",
+    *(
+        p + _USAGE_WHEN + _USAGE_BY + _USAGE_ALL + _USAGE_WHEN
+        for p in (
+            r"how much (?:have|has|did) (?:i|we|this project|the project|it|this) (?:spent|spend"
+            r"|cost)(?: me| us)?(?: on (?:this|the) project)?",
+            r"how much (?:money )?(?:have|did) (?:i|we) (?:spent|spend|used|use)"
+            r"(?: on ai| in ai)?",
+            r"⟪usage_verbs⟫(?: me)?(?: my| the| our)? ⟪usage_nouns⟫",
+            r"(?:my |our |the )?(?:usage|token usage|usage report|spending)",
+            r"what (?:have|did) (?:i|we) (?:spent|spend)|what s my (?:spend|spending|usage)",
+            r"cuanto (?:llevo|llevamos|he|hemos|lleva|ha) gastado(?: en (?:este|el) proyecto)?",
+            r"cuanto (?:me|nos) (?:ha|han|lleva) costado(?: esto| el proyecto| este proyecto)?",
+            r"cuanto (?:he|hemos) gastado|cuanto gaste|cuanto gastamos",
+            r"⟪usage_commands⟫ (?:el |mi |mis |los |nuestro )?⟪spending_nouns⟫(?: de tokens)?",
+            r"(?:el |mi )?(?:uso|consumo|gasto) de tokens",
+        )
+    ),
 )
-_USAGE = [
-    LazyPattern(p + _USAGE_WHEN + _USAGE_BY + _USAGE_ALL + _USAGE_WHEN, starts=intent_starts.USAGE)
-    for p in (
-        r"how much (?:have|has|did) (?:i|we|this project|the project|it|this) (?:spent|spend"
-        r"|cost)(?: me| us)?(?: on (?:this|the) project)?",
-        r"how much (?:money )?(?:have|did) (?:i|we) (?:spent|spend|used|use)(?: on ai| in ai)?",
-        r"(?:show|see|view|display|give|get|print|check)(?: me)?(?: my| the| our)? (?:usage"
-        r"|spending|spend|costs?|token usage|tokens used|usage report|usage stats)",
-        r"(?:my |our |the )?(?:usage|token usage|usage report|spending)",
-        r"what (?:have|did) (?:i|we) (?:spent|spend)|what s my (?:spend|spending|usage)",
-        r"cuanto (?:llevo|llevamos|he|hemos|lleva|ha) gastado(?: en (?:este|el) proyecto)?",
-        r"cuanto (?:me|nos) (?:ha|han|lleva) costado(?: esto| el proyecto| este proyecto)?",
-        r"cuanto (?:he|hemos) gastado|cuanto gaste|cuanto gastamos",
-        r"(?:muestra(?:me)?|ensename|ver|dame|mira) (?:el |mi |mis |los |nuestro )?(?:uso"
-        r"|gasto|gastos|consumo|coste|costes)(?: de tokens)?",
-        r"(?:el |mi )?(?:uso|consumo|gasto) de tokens",
-    )
-]
-_USAGE_GROUPS = {"dia": "day", "proveedor": "provider", "modelo": "model", "proyecto": "project"}
 
 
 def usage_rule(said: Said) -> ActionEnvelope | None:
@@ -1567,7 +1484,8 @@ def usage_rule(said: Said) -> ActionEnvelope | None:
     found = match_plain(said.plain, _USAGE)
     if found is None:
         return None
-    by = found.group("by") or _USAGE_GROUPS.get(found.group("por") or "", "provider")
+    groups = intent_words().usage_groups
+    by = found.group("by") or groups.get(found.group("por") or "", "provider")
     return make("usage", "show", by=by, all_projects=bool(found.group("all")))
 
 
@@ -1601,85 +1519,58 @@ RULES: list[Rule] = [
 
 # "we changed our mind: Valencia goes first", "cambiamos de idea sobre Madrid: ...": the new
 # version follows the separator.
-_CHANGED_MIND = LazyPattern(
+_CHANGED_MIND = template(
+    "changed_mind",
     r"(?:(?:we|i|the team|the client|they)(?:'ve| have| ve| all)? (?:changed|change) (?:our|my"
     r"|their) minds?|change of plans?|(?:ya )?(?:hemos|he|han|habiamos) cambiado de (?:idea"
     r"|opinion|planes)|(?:cambiamos|cambie|cambiaron) de (?:idea|opinion|planes)|cambio de"
     r" planes?)(?: (?:about|on|regarding|sobre|acerca de|con|respecto a) (?P<about>[^:;,.]{1,80}))?"
     r"\s*[:;,.!–—-]+\s*(?=\S)",
-    needles=("mind", "change of plan", "de idea", "de opinion", "de plan"),
-)
-_CHANGE_VERB = (
-    r"(?:change|update|replace|revise|amend|cambia|cambiad|actualiza|sustituye|reemplaza"
-    r"|modifica|corrige)"
+    gated=False,
 )
 _THE = r"(?:(?:the|our|that|this|la|nuestra|esa|esta) )?"
 _LAST = r"(?:(?P<last>last|latest|previous|ultima|anterior) )?"
 # "change the decision about Madrid to Valencia goes first", "cambia la última decisión
 # por ...", "change the Madrid decision to ...".
-_CHANGE_NAMED = [
-    LazyPattern(p, needles=("decision",))
-    for p in (
-        rf"{_CHANGE_VERB} {_THE}{_LAST}decision(?: (?:about|on|regarding|for|of|de|del|de la"
-        r"|sobre|acerca de) (?P<about>.{1,80}?))?\s*(?: to| with| into| por| a|:)\s*(?=\S)",
-        rf"{_CHANGE_VERB} {_THE}(?P<about>[^:;,.]{{1,60}}?) decision\s*(?: to| with| into|:)"
-        r"\s*(?=\S)",
-    )
-]
-# A change of mind about the method is a design request: "we changed our mind, let's ...".
-_NOT_A_DECISION = LazyPattern(
-    r"(?:let's|lets|let us|how about|what about|what if|maybe|i want|we want|i'd like|we'd like"
-    r"|quiero|queremos|hagamos|mejor hacer|prefiero hacer|que tal)\b"
+_CHANGE_NAMED = template(
+    "change_named",
+    rf"⟪change_verbs⟫ {_THE}{_LAST}decision(?: (?:about|on|regarding|for|of|de|del|de la"
+    r"|sobre|acerca de) (?P<about>.{1,80}?))?\s*(?: to| with| into| por| a|:)\s*(?=\S)",
+    rf"⟪change_verbs⟫ {_THE}(?P<about>[^:;,.]{{1,60}}?) decision\s*(?: to| with| into|:)"
+    r"\s*(?=\S)",
 )
-_DROP_VERB = (
-    r"(?:forget|drop|delete|remove|retire|scrap|undo|cancel|withdraw|discard|ditch|erase"
-    r"|revert|get rid of|throw out|borra|borrad|elimina|quita|olvida|olvidate de|olvidad"
-    r"|descarta|anula|retira|deshaz|cancela|tacha)"
+# A change of mind about the method is a design request: "we changed our mind, let's ...".
+_NOT_A_DECISION = template(
+    "not_a_decision",
+    r"(?:let's|lets|let us|how about|what about|what if|maybe|i want|we want|i'd like|we'd like"
+    r"|quiero|queremos|hagamos|mejor hacer|prefiero hacer|que tal)\b",
 )
 _NOT_DOING = (
     r"(?:doing|going to do|going to use|going to run|going to launch|going with|going ahead"
     r" with|using|running|launching|building|opening|starting)"
 )
 # Read on the request's plain words, before any "because".
-_RETIRE = [
-    LazyPattern(p, needles=("decision",))
-    for p in (
-        rf"{_DROP_VERB} {_THE}(?P<last>last|latest|previous|most recent|ultima|anterior)"
-        r" decision(?: (?:we made|we took|que tomamos|que hemos tomado|tomada))?",
-        rf"{_DROP_VERB} {_THE}decision (?:about|on|regarding|to|that|for|of|de|del|sobre"
-        r"|acerca de|de que) (?P<about>.{1,120})",
-        rf"{_DROP_VERB} {_THE}(?P<about>.{{1,80}}?) decision",
-    )
-] + [
-    LazyPattern(
-        r"(?:forget|ignore|scratch|drop|olvida|olvidate de|olvidad|ignora) (?:that|what|que"
-        r"|lo que) (?:(?:we|i|the team) )?(?:decided|agreed|hemos decidido|hemos acordado"
-        r"|decidimos|acordamos)(?: (?:to|on|that|que|en))? (?P<about>.{1,120})",
-        needles=("decid", "agreed", "acord"),
-    ),
-    LazyPattern(
-        rf"(?:we re|we are|were|i m|i am) not {_NOT_DOING} (?P<about>.{{1,120}}?)"
-        r" (?:any ?more|after all)",
-        needles=("more", "after all"),
-    ),
-    LazyPattern(
-        r"we (?:won t|will not|don t|do not|aren t going to|are not going to) (?:do|use|run"
-        r"|launch|build|open|start|go with|go ahead with) (?P<about>.{1,120}?) (?:any ?more"
-        r"|after all)",
-        needles=("more", "after all"),
-    ),
-    LazyPattern(
-        rf"(?:we re |we are |were |i m |i am |we |i )?no longer (?:{_NOT_DOING}|do|use|run"
-        r"|launch|build|open|start|go with|want) (?P<about>.{1,120})",
-        needles=("no longer",),
-    ),
-    LazyPattern(
-        r"(?:ya no|al final no|finalmente no) (?:vamos a|haremos|hacemos|usamos|usaremos"
-        r"|vamos con|iremos con|lanzamos|lanzaremos|abrimos|abriremos|empezamos|empezaremos"
-        r"|queremos) (?P<about>.{1,120})",
-        needles=("ya no", "al final no", "finalmente no"),
-    ),
-]
+_RETIRE = template(
+    "retire",
+    rf"⟪drop_verbs⟫ {_THE}(?P<last>last|latest|previous|most recent|ultima|anterior)"
+    r" decision(?: (?:we made|we took|que tomamos|que hemos tomado|tomada))?",
+    rf"⟪drop_verbs⟫ {_THE}decision (?:about|on|regarding|to|that|for|of|de|del|sobre"
+    r"|acerca de|de que) (?P<about>.{1,120})",
+    rf"⟪drop_verbs⟫ {_THE}(?P<about>.{{1,80}}?) decision",
+    r"(?:forget|ignore|scratch|drop|olvida|olvidate de|olvidad|ignora) (?:that|what|que"
+    r"|lo que) (?:(?:we|i|the team) )?(?:decided|agreed|hemos decidido|hemos acordado"
+    r"|decidimos|acordamos)(?: (?:to|on|that|que|en))? (?P<about>.{1,120})",
+    rf"(?:we re|we are|were|i m|i am) not {_NOT_DOING} (?P<about>.{{1,120}}?)"
+    r" (?:any ?more|after all)",
+    r"we (?:won t|will not|don t|do not|aren t going to|are not going to) (?:do|use|run"
+    r"|launch|build|open|start|go with|go ahead with) (?P<about>.{1,120}?) (?:any ?more"
+    r"|after all)",
+    rf"(?:we re |we are |were |i m |i am |we |i )?no longer (?:{_NOT_DOING}|do|use|run"
+    r"|launch|build|open|start|go with|want) (?P<about>.{1,120})",
+    r"(?:ya no|al final no|finalmente no) (?:vamos a|haremos|hacemos|usamos|usaremos"
+    r"|vamos con|iremos con|lanzamos|lanzaremos|abrimos|abriremos|empezamos|empezaremos"
+    r"|queremos) (?P<about>.{1,120})",
+)
 
 
 def change_decision_rule(said: Said) -> ActionEnvelope | None:
@@ -1689,23 +1580,25 @@ def change_decision_rule(said: Said) -> ActionEnvelope | None:
     if said.raw.rstrip().endswith("?"):
         return None
     end = len(said.folded)
-    split = next((m for p in _BECAUSE if (m := p.search(said.folded, said.start))), None)
+    because = phrase_book()[_BECAUSE]
+    split = next((m for p in because if (m := p.search(said.folded, said.start))), None)
     head_end = split.start() if split else end
     rationale = said.cut(split.end(), end)[:TEXT_MAX] if split else ""
     found = _superseded(said, head_end, rationale) or _retired(said, head_end, rationale)
-    if found is not None and _REQUEST_AFTER.search(said.folded, said.start):
+    if found is not None and _one(_REQUEST_AFTER).search(said.folded, said.start):
         return None  # "we're not doing interviews anymore, help me plan a survey"
     return found
 
 
 def _superseded(said: Said, head_end: int, rationale: str) -> ActionEnvelope | None:
-    trigger = _CHANGED_MIND.match(said.folded, said.start) or next(
-        (m for p in _CHANGE_NAMED if (m := p.match(said.folded, said.start))), None
+    trigger = _one(_CHANGED_MIND).match(said.folded, said.start) or next(
+        (m for p in phrase_book()[_CHANGE_NAMED] if (m := p.match(said.folded, said.start))),
+        None,
     )
     if trigger is None or trigger.end() >= head_end:
         return None
     decision = said.cut(trigger.end(), head_end).rstrip(" ,;:-–—")
-    if not decision or _NOT_A_DECISION.match(fold(decision)):
+    if not decision or _one(_NOT_A_DECISION).match(fold(decision)):
         return None
     about = trigger.group("about")
     last = bool(trigger.groupdict().get("last"))
@@ -1733,24 +1626,49 @@ def _retired(said: Said, head_end: int, rationale: str) -> ActionEnvelope | None
     return make("decisions", "retire", target=target, last=last, rationale=rationale)
 
 
-# "why do we pay participants 80 euros?", "¿por qué tenemos dos planes?": a decision that
-# stands, asked about in the present (the past tense is in _RECALL above).
-_RECALL += [
-    LazyPattern(
-        rf"{_ASKER}why (?:do|are) (?:we|i) (?:pay|paying|use|using|charge|charging|start"
-        r"|starting|launch|launching|go with|going with|run|running|keep|keeping|offer"
-        r"|offering|ship|shipping|send|sending|recruit|recruiting|open|opening|work with"
-        r"|working with|target|targeting|test with|testing with) .+",
-        needles=("why",),
-    ),
-    LazyPattern(
-        rf"{_ASKER}(?:por que|porque) (?:tenemos|pagamos|usamos|cobramos|lanzamos|ofrecemos"
-        r"|enviamos|mandamos|reclutamos|abrimos|mantenemos|trabajamos con|apostamos por"
-        r"|empezamos|vamos con) .+",
-        needles=("por que", "porque"),
-    ),
-]
-
 # Read right after "what have we decided?": before anything that reads "delete", "change"
 # or "cambia" as a project or a provider.
 RULES.insert(RULES.index(list_decisions_rule) + 1, change_decision_rule)
+
+
+# -- a team's own method: "I want to add our own method for pricing page reviews" ------------
+
+_OWN = r"(?:own|new|custom|team'?s?|company'?s?|in-house|propi[oa]|nuev[oa]|personalizad[oa])"
+_NEW_METHOD = [
+    LazyPattern(
+        r"(?:(?:i|we)(?: would| 'd|'d)? (?:want|wanna|like|need|would like) to |let'?s |let me "
+        r"|help me |help us |how (?:do|can) (?:i|we) |(?:can|could) (?:i|we) )?"
+        r"(?:(?P<plain>add|register|teach you)|create|make|define|write|set up|build)"
+        rf"(?: (?:a|an|our|my|the|one of our))?(?P<own>(?: {_OWN})*)(?: design)?"
+        r" (?:method|technique)(?: of (?:our|my) own)?"
+        r"(?: (?:for|called|named|about|on) (?P<about>.{1,120}))?",
+        needles=("method", "technique"),
+    ),
+    LazyPattern(
+        r"(?:(?:quiero|queremos|quisiera|quisieramos|me gustaria|nos gustaria|necesito"
+        r"|necesitamos|vamos a|como (?:puedo|podemos)|puedo|podemos) )?"
+        r"(?:(?P<plain>anadir|agregar|registrar|ensenarte)|crear|definir|escribir|hacer|montar)"
+        rf"(?: (?:un|una|nuestro|nuestra|mi|el))?(?P<own>(?: {_OWN})*)"
+        rf" (?:metodo|tecnica)(?P<own2>(?: {_OWN}| de(?:l| nuestro) equipo| nuestro)*)"
+        r"(?: (?:para|de|llamado|que se llama|sobre) (?P<about>.{1,120}))?",
+        needles=("metodo", "tecnica"),
+    ),
+]
+
+
+def new_method_rule(said: Said) -> ActionEnvelope | None:
+    """ "I want to add our own method for pricing page reviews", "quiero crear un método
+    propio para revisar precios": the guided exchange that writes a team's own method."""
+    for pattern in _NEW_METHOD:
+        found = pattern.fullmatch(said.folded.rstrip(" ?.!"), said.start)
+        if found is None:
+            continue
+        qualified = (found.group("own") or "").strip() or (found.groupdict().get("own2") or "")
+        if not found.group("plain") and not qualified.strip():
+            return None  # "create a method for prioritising": a request, not a new method
+        about = said.cut(*found.span("about")) if found.group("about") else None
+        return make("catalogue", "new_method", about=about[:200] if about else None)
+    return None
+
+
+RULES.insert(RULES.index(create_rule), new_method_rule)

@@ -49,24 +49,13 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rapidfuzz import fuzz
 
+from design_agent.core.lexicon import Language, Lexicon, lexicon
 from design_agent.core.text import normalize, reading_of, split_words, word_list
-from design_agent.understanding.language import (
-    FALSE_FRIENDS,
-    GENERIC_WORDS,
-    GLOSSARY_ES_EN,
-    PLACE_HINTS,
-    STOP_WORDS,
-    STOP_WORDS_EN,
-    STOP_WORDS_ES,
-    SYNONYMS,
-    Language,
-    Word,
-    detect_language,
-    is_content,
-    negation_pairs,
-    read_request,
-    stem,
-)
+from design_agent.understanding.language import detect_language, is_content
+from design_agent.understanding.request import Word, negation_pairs, read_request
+from design_agent.understanding.shapes import ShapeIndex
+from design_agent.understanding.statement import is_statement
+from design_agent.understanding.stemming import stem
 
 if TYPE_CHECKING:
     from design_agent.core.models import Task
@@ -217,7 +206,12 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 8
+INDEX_FORMAT = 11
+# What a method's shape is worth (understanding/shapes.py): as much as a complete phrase
+# of two ordinary words that names the task.
+SHAPE_VALUE = 1.5
+# A word shorter than this without its joined pronoun is not looked up without it.
+CLITIC_BASE_MIN = 4
 
 _USAGE_SECTION = re.compile(
     r"^##\s+(?:When to use|Cuándo usarlo)\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL
@@ -343,6 +337,11 @@ class _Message:
     carried: frozenset[str]
     # terms only a hint gave (a place name for localisation): never a task's name
     hinted: frozenset[str] = frozenset()
+    # the message only states something ("the card sort finished on Friday"): context,
+    # never a request sure enough to start a method
+    statement: bool = False
+    # the tasks whose shape the message has ("watch five customers try to pay")
+    shaped: frozenset[int] = frozenset()
 
 
 class _Evidence(NamedTuple):
@@ -356,7 +355,61 @@ class _Evidence(NamedTuple):
     sources: dict[int, int]
 
 
-_CACHE: dict[int, tuple[weakref.ref[Catalogue], Matcher]] = {}
+@dataclass(frozen=True)
+class MatchWords:
+    """The lexicon's words an index is built with (matching.yaml, glossary.yaml, ...)."""
+
+    stop_words: dict[str, frozenset[str]]  # of the catalogue's two languages, en and es
+    generic: frozenset[str]  # stems
+    glossaries: dict[str, dict[str, tuple[str, ...]]]  # language -> stem -> English stems
+    synonyms: dict[str, tuple[str, ...]]
+    place_hints: dict[str, tuple[str, ...]]
+    false_friends: frozenset[str]  # every language's
+    spanish_false_friends: frozenset[str]  # left out of the catalogue's Spanish prose
+    clitics: tuple[str, ...]  # pronouns joined to a verb ("sintetízame"), longest first
+
+
+def match_words(words: Lexicon) -> MatchWords:
+    """The lexicon's words for building an index (made once per lexicon)."""
+    return words.derived(_match_words)
+
+
+def _match_words(words: Lexicon) -> MatchWords:
+    return MatchWords(
+        stop_words={code: words.words("stop_words", code) for code in CATALOGUE_LANGUAGES},
+        generic=frozenset(stem(w) for w in words.union("generic_words")),
+        glossaries={
+            code: _glossary_stems(_pairs(words.table("glossary", code)))
+            for code in words.languages
+            if words.table("glossary", code)
+        },
+        synonyms=_merged_pairs(words, "synonyms"),
+        place_hints=_merged_pairs(words, "place_hints"),
+        false_friends=frozenset().union(
+            *(frozenset(words.table("false_friends", code)) for code in words.languages)
+        ),
+        spanish_false_friends=frozenset(words.table("false_friends", "es")),
+        clitics=tuple(sorted(words.union("clitics"), key=len, reverse=True)),
+    )
+
+
+def _pairs(table: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """A table of word -> target or [targets], as word -> (targets,)."""
+    return {w: (t,) if isinstance(t, str) else tuple(t) for w, t in table.items()}
+
+
+def _merged_pairs(words: Lexicon, name: str) -> dict[str, tuple[str, ...]]:
+    """Every language's table of word -> targets in one, a word's targets joined."""
+    merged: dict[str, tuple[str, ...]] = {}
+    for code in words.languages:
+        for word, targets in _pairs(words.table(name, code)).items():
+            merged[word] = tuple(dict.fromkeys([*merged.get(word, ()), *targets]))
+    return merged
+
+
+# The languages of the catalogue's own text (names, keywords, descriptions).
+CATALOGUE_LANGUAGES = ("en", "es")
+_CACHE: dict[tuple[int, str], tuple[weakref.ref[Catalogue], Matcher]] = {}
 # What a matcher fills as it works, not part of its index: never pickled.
 _CACHE_ATTRIBUTES = frozenset({"_lookups", "_vocabulary_sets"})
 
@@ -373,8 +426,12 @@ class Matcher:
         tasks: Iterable[Task],
         usage: Mapping[str, str] | None = None,
         usage_es: Mapping[str, str] | None = None,
+        words: Lexicon | None = None,
     ) -> None:
         self._format = INDEX_FORMAT
+        words = words or lexicon()
+        # What the index needs of the lexicon, and which one it was (another one: another index).
+        self._words, self.lexicon_signature = match_words(words), words.signature
         self._task_ids: list[str] = []
         self._positions: dict[str, int] = {}
         self._phrases: list[_Phrase] = []
@@ -385,9 +442,9 @@ class Matcher:
         # loads faster than a tuple per pair (Any: ints and floats alternate)
         self._purpose_postings: dict[str, tuple[Any, ...]] = {}
         self._idf: dict[str, float] = {}
-        self._generic = frozenset(stem(w) for w in GENERIC_WORDS)
-        self._glossary = _glossary_stems(GLOSSARY_ES_EN)
+        self._generic, self._glossaries = self._words.generic, self._words.glossaries
         self._synonyms: dict[str, tuple[str, ...]] = {}
+        self._clitics: tuple[str, ...] = ()
         self._named_by: dict[str, frozenset[int]] = {}
         self._name_words: dict[str, frozenset[str]] = {}
         # Every term of each task (names, keywords, purpose texts) as one space-separated
@@ -400,13 +457,17 @@ class Matcher:
         # load much faster than tens of thousands of lists)
         self._deletions: dict[str, str] = {}
         self._prefixes: dict[str, str] = {}
-        self._build(list(tasks), usage or {}, usage_es or {})
+        tasks = list(tasks)
+        self._shapes = ShapeIndex.build(tasks, words)
+        self._build(tasks, usage or {}, usage_es or {})
+        del self._words  # what the index needed of the lexicon is in it now
         self._reset_caches()
 
     @classmethod
     def from_catalogue(cls, catalogue: Catalogue) -> Matcher:
-        """The matcher of this catalogue object, built on first use and then reused."""
-        key = id(catalogue)
+        """The matcher of this catalogue object and the lexicon in use, built on first use
+        and then reused."""
+        key = (id(catalogue), lexicon().signature)
         cached = _CACHE.get(key)
         if cached is not None and cached[0]() is catalogue:
             return cached[1]
@@ -451,29 +512,31 @@ class Matcher:
         for index, task in enumerate(tasks):
             self._positions[task.id] = index
             self._task_ids.append(task.id)
-            phrases = _task_phrases(task)
-            raw.extend((index, words, stops) for words, stops in phrases)
+            phrases = _task_phrases(task, self._words)
+            raw.extend((index, words, stops) for words, stops, _language in phrases)
             task_terms.append(
-                {stem(w) for words, stops in phrases for w in words if is_content(w, stops)}
+                {stem(w) for words, stops, _ in phrases for w in words if is_content(w, stops)}
             )
-            for words, stops in phrases:
-                exempt |= negation_pairs(words, "en" if stops is STOP_WORDS_EN else "es")
+            for words, _stops, language in phrases:
+                exempt |= negation_pairs(words, language)
         self._exempt = frozenset(exempt)
-        self._named_by, self._name_words = _named_by(tasks)
+        self._named_by, self._name_words = _named_by(tasks, self._words)
         self._idf = self._damp_generic(_idf_table(task_terms, len(tasks)))
         self._name_terms = [frozenset(terms) for terms in task_terms]
         self._index_purposes(tasks, usage, usage_es)
         # Typos are forgiven against every word the tasks use, purpose texts included.
-        # ... and against the glossary's Spanish words, so their other forms reach it too.
-        self._vocabulary = set(self._idf) | set(self._purpose_postings) | set(self._glossary)
+        # ... and against the glossaries' words, so their other forms reach them too.
+        glossed = {word for glossary in self._glossaries.values() for word in glossary}
+        self._vocabulary = set(self._idf) | set(self._purpose_postings) | glossed
         self._index_vocabulary(sorted(self._vocabulary))
+        self._clitics = self._words.clitics
         self._synonyms = {
             word: tuple(t for t in (stem(x) for x in targets) if t in self._vocabulary)
-            for word, targets in SYNONYMS.items()
+            for word, targets in self._words.synonyms.items()
         }
         self._hints = {
             word: tuple(t for t in (stem(x) for x in targets) if t in self._vocabulary)
-            for word, targets in PLACE_HINTS.items()
+            for word, targets in self._words.place_hints.items()
         }
         for index, words, stops in raw:
             self._add_phrase(index, words, stops)
@@ -547,7 +610,9 @@ class Matcher:
     ) -> None:
         """What each task is for, in prose: rarity-weighted stems of its texts."""
         documents = [
-            _purpose_terms(task, usage.get(task.guides[0], ""), usage_es.get(task.guides[0], ""))
+            _purpose_terms(
+                task, usage.get(task.guides[0], ""), usage_es.get(task.guides[0], ""), self._words
+            )
             for task in tasks
         ]
         idf = self._damp_generic(_idf_table([set(d) for d in documents], len(tasks)))
@@ -623,7 +688,7 @@ class Matcher:
         if source >= 0 and set(self._phrases[source].content) <= message.hinted:
             return MEDIUM_MIN - 0.1  # only a place name points at it
         clear = 100.0 * (best - runner_up) >= HIGH_MARGIN and runner_up <= HIGH_RATIO * best
-        if not clear or named < HIGH_PHRASE_MIN or task in against:
+        if not clear or named < HIGH_PHRASE_MIN or task in against or message.statement:
             return HIGH_MIN - 0.1
         if not self._carried(task, found.sources.get(task, -1), message):
             return HIGH_MIN - 0.1
@@ -650,7 +715,7 @@ class Matcher:
 
     def _analyse(self, message: str) -> _Message:
         language = detect_language(message)
-        stops = STOP_WORDS[language]
+        stops = _stop_words(language)
         words = read_request(message, language, self._exempt, self._name_words)
         content = [w for w in words if is_content(w.text, stops)]
         found = [(w, self._terms_of(w)) for w in content]
@@ -672,6 +737,8 @@ class Matcher:
             blocked=self._blocked(found),
             carried=frozenset(carried),
             hinted=hinted,
+            statement=is_statement(message),
+            shaped=self._shapes.tasks_in(message),
         )
 
     def _hinted(self, content: list[Word], found: list[_Found]) -> frozenset[str]:
@@ -728,7 +795,10 @@ class Matcher:
             named = self._named_by.get(word.text) if word.unsupported else None
             if named:
                 own = stem(word.text)
-                for term in [*(t for t, _w in terms), own, *self._glossary.get(own, ())]:
+                glossed = [
+                    t for glossary in self._glossaries.values() for t in glossary.get(own, ())
+                ]
+                for term in [*(t for t, _w in terms), own, *glossed]:
                     blocked[term] = blocked.get(term, frozenset()) | named
         return blocked
 
@@ -759,9 +829,9 @@ class Matcher:
         """The stems one word looks up in the purpose index, with weights before its role."""
         candidates = [(stem(word.text), 1.0), *looked_up]
         # A Spanish word, or the known word it is a form of ("cambian" -> "cambi"),
-        # reaches the English purpose text through the glossary (in a Spanish message:
-        # English "actual" is not Spanish "actual").
-        glossary = self._glossary if language == "es" else {}
+        # reaches the English purpose text through its language's glossary (in a Spanish
+        # message: English "actual" is not Spanish "actual"); English needs none.
+        glossary = self._glossaries.get(language, {})
         translated = [
             (english, GLOSSARY_WEIGHT * weight)
             for term, weight in candidates
@@ -777,7 +847,7 @@ class Matcher:
         """The vocabulary stems a word of the message is evidence for, with weights."""
         if word.unsupported and word.text not in self._named_by:
             return ()  # an idiom, or a false friend whose method no task name holds
-        found = self._lookup(stem(word.text))
+        found = self._lookup(self._without_clitic(word.text))
         synonyms = self._synonyms.get(word.text)
         if synonyms:
             found += tuple((term, SYNONYM_WEIGHT) for term in synonyms)
@@ -785,6 +855,19 @@ class Matcher:
         if hints:
             found += tuple((term, HINT_WEIGHT) for term in hints)
         return found
+
+    def _without_clitic(self, word: str) -> str:
+        """The word's stem; a verb with a pronoun joined to it ("sintetízame", "ordénalos")
+        that the vocabulary lacks is looked up without the pronoun."""
+        term = stem(word)
+        if term in self._vocabulary:
+            return term
+        for clitic in self._clitics:
+            if word.endswith(clitic) and len(word) - len(clitic) >= CLITIC_BASE_MIN:
+                base = stem(word[: -len(clitic)])
+                if base in self._vocabulary:
+                    return base
+        return term
 
     def _lookup(self, term: str) -> tuple[tuple[str, float], ...]:
         """Vocabulary stems this word stands for, best first, each with its weight."""
@@ -833,6 +916,9 @@ class Matcher:
         sources: dict[int, int] = {}
         evidence = _term_evidence(message.matched, self._idf)
         phrase = self._phrase_scores(message.matched, evidence, message, sources)
+        for task in message.shaped:  # a shape names its task as a phrase does
+            if phrase.get(task, _NO_PHRASE)[0] < SHAPE_VALUE:
+                phrase[task] = (SHAPE_VALUE, SHAPE_VALUE)
         purpose, described_by = self._purpose_scores(message)
         against: dict[int, tuple[float, float]] = {}
         if message.rejected:
@@ -862,6 +948,8 @@ class Matcher:
         # the most evidence; on a tie the earlier task (list.index finds the first)
         described = purpose.index(max(described_by.values())) if described_by else None
         self._add_shared_words(scores, pending, penalties, (evidence, message), count, described)
+        if message.shaped:
+            _weigh_shapes(scores, message.shaped)
         named = {task: value for task, (value, _used) in phrase.items()}
         if described in against:
             described = None
@@ -1067,6 +1155,14 @@ class Matcher:
         return found, {task: found[task] for task in touched if found[task] >= PURPOSE_FLOOR}
 
 
+def _weigh_shapes(scores: dict[int, float], shaped: frozenset[int]) -> None:
+    """With a method's shape in the message, the other methods' words are what it is
+    applied to ("watch five customers try to PAY"): weighed as a checked object is."""
+    checked = ROLE_WEIGHTS["checked"]
+    for task in scores.keys() - shaped:
+        scores[task] *= checked
+
+
 def _penalty(rejection: float) -> float:
     """The share of its score a task keeps when negated words name it this much."""
     return max(0.0, 1.0 - REJECTION_PENALTY * min(1.0, rejection))
@@ -1106,15 +1202,24 @@ def _with_described(
     return [*ranked[: limit - 1], (described, scores[described])]
 
 
-def _named_by(tasks: list[Task]) -> tuple[dict[str, frozenset[int]], dict[str, frozenset[str]]]:
+def _stop_words(language: str) -> frozenset[str]:
+    """`language`'s stop words (English's for a language the lexicon has none for)."""
+    words = lexicon()
+    return words.words("stop_words", language) or words.words("stop_words", "en")
+
+
+def _named_by(
+    tasks: list[Task], known: MatchWords
+) -> tuple[dict[str, frozenset[int]], dict[str, frozenset[str]]]:
     """For every false friend, the tasks whose name it is part of (its method sense), and
     the other content words of those names, which support it beside it ("story mapping",
     "sprint de diseño"; as words, so "personas usuarias" is not "personas de usuario")."""
-    friends = {w for per_language in FALSE_FRIENDS.values() for w in per_language}
+    friends = known.false_friends
+    english, spanish = known.stop_words["en"], known.stop_words["es"]
     names = [
         [
             (w, stops)
-            for text, stops in ((t.name.en, STOP_WORDS_EN), (t.name.es, STOP_WORDS_ES))
+            for text, stops in ((t.name.en, english), (t.name.es, spanish))
             for w in split_words(normalize(text))
         ]
         for t in tasks
@@ -1152,16 +1257,16 @@ def _same_family(term: str, other: str) -> bool:
     return term == other or _related_by_prefix(term, other)
 
 
-def _purpose_terms(task: Task, usage: str, usage_es: str = "") -> dict[str, float]:
+def _purpose_terms(task: Task, usage: str, usage_es: str, known: MatchWords) -> dict[str, float]:
     """Stems of what the task is for, each weighted by its strongest source and repeats.
     The Spanish prose leaves out the words that are false friends of a method's name
     ("personas" is everyday Spanish for people): there they never mean the method."""
     spanish = [task.es.description, *task.es.expected_output] if task.es else []
     sources = (
         (" ".join([task.name.en, task.description, *task.expected_output]), DESCRIPTION_SOURCE),
-        (_without_false_friends(" ".join(spanish)), SPANISH_SOURCE),
+        (_without_false_friends(" ".join(spanish), known), SPANISH_SOURCE),
         (usage, USAGE_SOURCE),
-        (_without_false_friends(usage_es), USAGE_SOURCE),
+        (_without_false_friends(usage_es, known), USAGE_SOURCE),
         (" ".join([*task.keywords.en, *task.keywords.es, task.name.es]), KEYWORD_SOURCE),
     )
     counts: dict[str, float] = {}
@@ -1171,8 +1276,8 @@ def _purpose_terms(task: Task, usage: str, usage_es: str = "") -> dict[str, floa
         for word in split_words(normalize(text)):
             # Numbers in prose ("12 or more interviews") say nothing about a request's need.
             if (
-                is_content(word, STOP_WORDS_EN)
-                and is_content(word, STOP_WORDS_ES)
+                is_content(word, known.stop_words["en"])
+                and is_content(word, known.stop_words["es"])
                 and not word.isdigit()
             ):
                 term = stem(word)
@@ -1186,8 +1291,8 @@ def _purpose_terms(task: Task, usage: str, usage_es: str = "") -> dict[str, floa
     return {term: count / (count + REPEAT_K) for term, count in counts.items()}
 
 
-def _without_false_friends(text: str) -> str:
-    friends = FALSE_FRIENDS.get("es", {})
+def _without_false_friends(text: str, known: MatchWords) -> str:
+    friends = known.spanish_false_friends
     return " ".join(w for w in split_words(normalize(text)) if w not in friends)
 
 
@@ -1255,13 +1360,15 @@ def _saturate(value: float) -> float:
     return 100.0 - room * math.exp(-(value - SATURATION_START) / (1.0 - SATURATION_START))
 
 
-def _task_phrases(task: Task) -> list[tuple[list[str], frozenset[str]]]:
-    """Every phrase that names the task, as words, with the stop words of its language."""
+def _task_phrases(task: Task, known: MatchWords) -> list[tuple[list[str], frozenset[str], str]]:
+    """Every phrase that names the task, as words, with the stop words of its language
+    and the language."""
     english = [task.name.en, task.id.replace("_", " "), *task.keywords.en]
     spanish = [task.name.es, *task.keywords.es]
-    phrases = [(split_words(normalize(p)), STOP_WORDS_EN) for p in english]
-    phrases += [(split_words(normalize(p)), STOP_WORDS_ES) for p in spanish]
-    return [(words, stops) for words, stops in phrases if words]
+    en, es = known.stop_words["en"], known.stop_words["es"]
+    phrases = [(split_words(normalize(p)), en, "en") for p in english]
+    phrases += [(split_words(normalize(p)), es, "es") for p in spanish]
+    return [(words, stops, language) for words, stops, language in phrases if words]
 
 
 def _idf_table(documents: list[set[str]], count: int) -> dict[str, float]:

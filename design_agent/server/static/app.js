@@ -801,6 +801,59 @@
     })[0] || null;
   }
 
+  /* ---- methods: bundled and the team's own; what of the home's files was left out ------ */
+
+  function loadMethods() {
+    return api("GET", "/api/v1/methods?lang=" + encodeURIComponent(state.language))
+      .then(showMethods);
+  }
+
+  function showMethods(data) {
+    var warnings = $("left-out");
+    warnings.replaceChildren();
+    (data.left_out || []).forEach(function (line) {
+      warnings.appendChild(make("p", "warning", line));
+    });
+    var list = $("method-list");
+    list.replaceChildren();
+    var methods = data.methods || [];
+    var team = methods.filter(function (m) {
+      return m.team;
+    });
+    list.appendChild(make("li", "hint", t("methods_count", {
+      count: methods.length, team: team.length,
+    })));
+    team.concat(methods.filter(function (m) {
+      return !m.team;
+    })).forEach(function (method) {
+      list.appendChild(methodItem(method));
+    });
+    return data;
+  }
+
+  function methodItem(method) {
+    var item = make("li", "method" + (method.team ? " team" : ""));
+    item.setAttribute("data-method", method.id);
+    var title = button(method.name, "link method-name", function () {
+      if (method.guides && method.guides.length) openGuide(method.guides[0], "");
+    });
+    item.appendChild(title);
+    if (method.team) {
+      var label = method.replaces_bundled ? t("team_replaces") : t("team_method");
+      item.appendChild(make("span", "badge team-badge", label));
+    }
+    item.appendChild(make("small", "method-persona", method.persona));
+    return item;
+  }
+
+  /* Said once when the page opens: a broken entry of the home's own files was left out. */
+  function warnLeftOut() {
+    return api("GET", "/api/v1/methods?lang=" + encodeURIComponent(state.language))
+      .then(function (data) {
+        if (data.left_out && data.left_out.length) toast(data.left_out[0]);
+      }).catch(fail);
+  }
+
   /* ---- providers ---------------------------------------------------------------------- */
 
   function loadProviders() {
@@ -933,11 +986,12 @@
   /* ---- layout: drawers at narrow widths, the side panel's tabs ------------------------ */
 
   function showSide(panel) {
-    ["decisions", "guide", "search"].forEach(function (name) {
+    ["decisions", "guide", "search", "methods"].forEach(function (name) {
       $("panel-" + name).hidden = name !== panel;
       $("tab-" + name).setAttribute("aria-selected", String(name === panel));
     });
     document.body.classList.add("side-open");
+    if (panel === "methods") loadMethods().catch(fail);
   }
 
   function closeDrawers() {
@@ -1026,7 +1080,7 @@
     api("GET", "/api/v1/status").then(function (status) {
       setLanguage(status.language);
       if (status.active_project) state.projectId = status.active_project.id;
-      return Promise.all([loadProjects(), loadProviders()]);
+      return Promise.all([loadProjects(), loadProviders(), warnLeftOut()]);
     }).then(function () {
       if (state.projectId !== null && currentProject()) return selectProject(state.projectId);
       state.projectId = null;

@@ -90,6 +90,13 @@
     uploaded: ["Added {name} to the project.", "Se añadió {name} al proyecto."],
     upload_duplicate: ["{name} was already in the project.", "{name} ya estaba en el proyecto."],
     upload_truncated: ["(truncated to the size limit)", "(recortado al límite de tamaño)"],
+    methods: ["Methods", "Métodos"],
+    methods_count: [
+      "{count} methods, {team} of them your team's own",
+      "{count} métodos, {team} de ellos propios de tu equipo",
+    ],
+    team_method: ["your team's", "de tu equipo"],
+    team_replaces: ["your team's, in place of the bundled one", "de tu equipo, en lugar del incluido"],
   };
 
   var language = "en";

@@ -1,0 +1,83 @@
+"""A method described by what it does, not by its name: its shape.
+
+"watch five customers try to pay with the new wallet" never says "usability test", and its
+words name other methods (paying is pricing's). What names the method is the shape of the
+request: someone watching people try something. A task declares its shapes in
+config/tasks.yaml as lists of lexicon groups (`[watching_words, attempt_words]`); the
+groups' words are each language's (lexicon/<language>/shapes.yaml), so a shape is written
+once for every language. A message has a shape when one sentence has a word or phrase of
+each of its groups, in any order. Matching counts a shape as much as a phrase that names the
+task (understanding/matching.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from design_agent.core.lexicon import Lexicon
+from design_agent.core.models import Task
+from design_agent.core.text import fold
+
+_PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s*%")
+_TOKEN = re.compile(r"[a-z0-9]+|[.;!¡\n]")
+# A question and what follows it are one thought ("can people find it in the menu? just the
+# labels"): only these end a sentence.
+_SENTENCE_MARKS = frozenset(".;!¡\n")
+Phrase = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeIndex:
+    """Every task's shapes and the phrases of the groups they are written with."""
+
+    # first word -> (phrase, group) for every phrase of a group some shape uses
+    phrases_by_first: dict[str, tuple[tuple[Phrase, str], ...]]
+    # (task position, its groups) for every shape
+    shapes: tuple[tuple[int, frozenset[str]], ...]
+
+    @classmethod
+    def build(cls, tasks: Iterable[Task], words: Lexicon) -> ShapeIndex:
+        shapes = tuple(
+            (position, frozenset(shape))
+            for position, task in enumerate(tasks)
+            for shape in task.shapes
+        )
+        groups = {group for _task, shape in shapes for group in shape}
+        by_first: dict[str, list[tuple[Phrase, str]]] = {}
+        for group in sorted(groups):
+            for entry in sorted(words.union(group)):
+                phrase = tuple(_TOKEN.findall(entry))
+                if phrase:
+                    by_first.setdefault(phrase[0], []).append((phrase, group))
+        return cls({w: tuple(p) for w, p in by_first.items()}, shapes)
+
+    def tasks_in(self, text: str) -> frozenset[int]:
+        """The positions of the tasks whose shape one sentence of `text` has."""
+        if not self.shapes:
+            return frozenset()
+        found: set[int] = set()
+        for groups in _groups_per_sentence(text, self.phrases_by_first):
+            found.update(task for task, shape in self.shapes if shape <= groups)
+        return frozenset(found)
+
+
+def _groups_per_sentence(
+    text: str, by_first: dict[str, tuple[tuple[Phrase, str], ...]]
+) -> list[frozenset[str]]:
+    tokens = _TOKEN.findall(_PERCENT.sub(" percent ", fold(text)))
+    sentences: list[frozenset[str]] = []
+    present: set[str] = set()
+    for index, token in enumerate(tokens):
+        if token in _SENTENCE_MARKS:
+            if present:
+                sentences.append(frozenset(present))
+            present = set()
+            continue
+        for phrase, group in by_first.get(token, ()):
+            if tuple(tokens[index : index + len(phrase)]) == phrase:
+                present.add(group)
+    if present:
+        sentences.append(frozenset(present))
+    return sentences

@@ -1,0 +1,160 @@
+"""The routing classes the probes found, each fixed as a mechanism and checked both ways.
+
+- A statement (the users, the problem, a result) asks for nothing: a method it names is
+  context, never HIGH. A message that asks in any way (a question, "I need", an imperative
+  opening a clause, "rediséñalo") is still a request.
+- A method described by what it does, without its name, is found by its shape (a task's
+  `shapes` in tasks.yaml, written with the lexicon's word groups): watching people try
+  something is a usability test, half the traffic against the rest an A/B test. The words
+  the method is applied to ("pay", "onboarding") no longer win.
+- A team's own method gets a shape from its YAML entry alone; `check` names a misspelt group.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from design_agent.understanding.matching import Matcher
+from design_agent.understanding.statement import is_statement
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the diary study wrapped up yesterday, 14 people kept it going",
+        "our head of sales thinks personas are a waste of time",
+        "we did a journey map last year and nobody looked at it",
+        "no, we don't have a design system",
+        "la encuesta de satisfacción cerró el lunes con 500 respuestas",
+        "nuestro PM cree que el onboarding está perfecto",
+        "ya tenemos un mapa de empatía de los repartidores",
+        "el card sorting lo hicimos en marzo con 30 personas",
+    ],
+)
+def test_a_statement_that_names_a_method_is_never_high(bundled_matcher: Matcher, message):
+    assert is_statement(message)
+    assert bundled_matcher.match(message).band != "HIGH"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "our onboarding is confusing, redesign it",
+        "the survey closed yesterday, can you analyse the results?",
+        "we did 12 interviews and I need a synthesis",
+        "users are nurses on night shifts. Personas, please",
+        "el formulario tiene 20 campos y la gente se pierde, rediséñalo",
+        "tenemos 8 entrevistas, sintetízalas",
+        "ya acabamos el trabajo de campo, ¿cómo saco conclusiones?",
+        "journey map for people who are renewing their car insurance",
+        "personas for the pharmacy app",
+    ],
+)
+def test_a_message_that_asks_is_not_a_statement(message):
+    assert not is_statement(message)
+
+
+@pytest.mark.parametrize(
+    "message, method",
+    [
+        ("watch a few shoppers try to return an item with the new flow", "usability_test_plan"),
+        ("I'd like to see some drivers use the new route screen", "usability_test_plan"),
+        ("how should we test the new onboarding screens?", "usability_test_plan"),
+        ("quiero ver a unos cuantos pacientes intentando pedir cita", "usability_test_plan"),
+        ("¿cómo probamos el flujo nuevo de devoluciones?", "usability_test_plan"),
+        ("half the visitors get the new pricing page, the rest the old one", "ab_testing"),
+        ("show the annual plan first to a random 20% and see which sells more", "ab_testing"),
+        ("a la mitad de las visitas le enseñamos el botón nuevo y medimos las altas", "ab_testing"),
+        (
+            "200 users try the checkout tasks on their own, without a moderator",
+            "unmoderated_testing",
+        ),
+        (
+            "can customers find 'refunds' in the new menu? just the labels, no visuals",
+            "tree_testing",
+        ),
+    ],
+)
+def test_a_method_described_by_its_shape_is_found(bundled_matcher: Matcher, message, method):
+    assert bundled_matcher.match(message, limit=3).candidates[0].task_id == method
+
+
+@pytest.mark.parametrize(
+    "message, not_method",
+    [
+        ("watch how warehouse staff use their scanners during a shift", "usability_test_plan"),
+        ("queremos ver cómo usan la app los pacientes durante tres semanas", "usability_test_plan"),
+        ("group the 200 quotes from the workshop into themes with the team", "card_sorting"),
+        (
+            "some users find the checkout confusing, let's see if support tickets agree",
+            "ab_testing",
+        ),
+    ],
+)
+def test_a_shape_needs_all_of_its_parts(bundled_matcher: Matcher, message, not_method):
+    assert not_method not in [c.task_id for c in bundled_matcher.match(message, limit=1).candidates]
+
+
+TEAM_METHOD = """\
+tasks:
+  - id: bug_bash
+    name: {en: Bug bash, es: Caza de errores}
+    description: A timed session where the whole team hunts defects in a release.
+    expected_output: [Scope and rules, Roles, Defect log, Triage]
+    keywords:
+      en: [bug bash]
+      es: [caza de errores]
+    guides: [bug_bash.md]
+    agent: research_analyst
+    shapes: [[whole_team, hunting]]
+"""
+SHAPE_WORDS = """\
+whole_team: [the whole team, everyone in the team, all of us]
+hunting: [hunt for bugs, look for bugs, find bugs, hunting bugs]
+"""
+
+
+def _team_method(home: Path, groups: str) -> None:
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    (home / "knowledge" / "guides").mkdir(parents=True, exist_ok=True)
+    (home / "config" / "tasks.yaml").write_text(TEAM_METHOD, encoding="utf-8")
+    (home / "knowledge" / "guides" / "bug_bash.md").write_text(
+        "# Bug bash\n\n## When to use\nBefore a release.\n", encoding="utf-8"
+    )
+    (home / "lexicon" / "en").mkdir(parents=True, exist_ok=True)
+    (home / "lexicon" / "en" / "shapes.yaml").write_text(groups, encoding="utf-8")
+
+
+def test_a_teams_method_is_found_by_the_shape_its_entry_declares(run_cli, home):
+    _team_method(home, SHAPE_WORDS)
+    checked = run_cli("check")
+    assert checked.exit_code == 0, checked.output
+    found = run_cli(
+        "match", "--json", "-n", "1", "friday afternoon: the whole team will hunt for bugs in 2.3"
+    )
+    assert json.loads(found.output)["candidates"][0]["task_id"] == "bug_bash"
+
+
+def test_check_names_a_shape_group_the_lexicon_lacks(run_cli, home):
+    _team_method(home, SHAPE_WORDS.replace("hunting:", "hunting_words:"))
+    checked = run_cli("check")
+    assert checked.exit_code == 3
+    line = next(x for x in checked.output.splitlines() if "shapes" in x)
+    assert "tasks.yaml:" in line and "task 'bug_bash': shapes: 'hunting'" in line
+    assert "did you mean hunting_words?" in line
+
+
+def test_every_bundled_shape_is_written_with_groups_each_language_gives(bundled_catalogue):
+    from design_agent.core.lexicon import lexicon
+
+    words = lexicon()
+    for task in bundled_catalogue.tasks.values():
+        for group in {g for shape in task.shapes for g in shape}:
+            for language in ("en", "es"):
+                assert words.words(group, language), textwrap.shorten(
+                    f"{task.id}: {group} has no {language} words", 80
+                )
