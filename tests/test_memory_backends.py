@@ -49,7 +49,7 @@ def pg(url: str, sql: str) -> list[tuple[Any, ...]]:
 def test_both_stores_have_every_table_and_column_the_copy_moves(tmp_path, postgres_url):
     from design_agent.memory.postgres.schema import LATEST_VERSION as POSTGRES_LATEST
 
-    assert POSTGRES_LATEST == LATEST_VERSION == 8
+    assert POSTGRES_LATEST == LATEST_VERSION == 9
     with Memory.open(tmp_path / "design-agent.db") as memory:
         for table in TABLES:
             found = {r[1] for r in memory.db.execute(f"PRAGMA table_info({table.name})")}
@@ -77,8 +77,8 @@ def test_four_processes_starting_at_once_migrate_once(postgres_admin, postgres_c
     ]
     outputs = sorted(run.communicate(timeout=60)[0].strip() for run in runs)
     assert [run.returncode for run in runs] == [0] * 4
-    assert outputs == ["0 8", "8 8", "8 8", "8 8"]  # one migrated; three found it done
-    assert pg(url, "SELECT version FROM design_agent_schema") == [(8,)]
+    assert outputs == ["0 9", "9 9", "9 9", "9 9"]  # one migrated; three found it done
+    assert pg(url, "SELECT version FROM design_agent_schema") == [(9,)]
 
 
 def test_a_failed_migration_names_its_statement_and_leaves_nothing(
@@ -99,7 +99,7 @@ def test_a_failed_migration_names_its_statement_and_leaves_nothing(
     assert failed.exit_code == ExitCode.INVALID_CONFIG == 3
     assert failed.output.count("\n") == 1 and "no_such_table" in failed.output
     monkeypatch.setitem(migrate.MIGRATIONS, 8, schema.V8)
-    assert "from schema version 0 to 8" in run_cli("db", "migrate").output
+    assert "from schema version 0 to 9" in run_cli("db", "migrate").output
     assert "nothing to do" in run_cli("db", "migrate").output
 
 
@@ -317,12 +317,30 @@ def rich_home(memory: Memory, tmp_path: Path) -> None:
     brief = tmp_path / "brief.md"
     brief.write_text("# Brief\nEl diseño del pago, para compradores nuevos", encoding="utf-8")
     memory.add_file(project, brief)
+    team(memory, project)
     other = memory.create_project("Investigación de usuarios").id
     memory.add_turn(other, "user", "Necesitamos entrevistas con usuarios en México")
     memory.add_process_memory("Mobile Checkout", "moderated", "why", lessons="recruit early",
                               project_id=project)  # fmt: skip
     memory.add_process_memory("general", "offline first")
     memory.set_state("last_provider", {"name": "claude", "decision": newer.id})
+
+
+def team(memory: Memory, project: str) -> None:
+    """People (one with a password, one disabled), a member, a token, what a person made,
+    audit lines; and an invite and a session, which a copy leaves behind."""
+    from design_agent.memory.passwords import hash_password
+
+    ana, ben = memory.add_person("Ana", is_admin=True), memory.add_person("Bén Ortiz")
+    memory.accept_invite(memory.invite_person(ana.id), hash_password("a long passphrase"))
+    memory.share_project(project, ben.id, "editor")
+    memory.new_api_token(ben.id, "laptop")
+    memory.act_as(ben)
+    asked = memory.add_turn(project, "user", "¿Y los compradores invitados?")
+    memory.add_decision(project, "Keep guest checkout", "half the buyers use it", asked.id)
+    memory.act_as(None)
+    memory.disable_person(memory.add_person("Carla").id)
+    memory.invite_person(ben.id), memory.new_session(ana.id)
 
 
 def table_rows(target: Path | str) -> dict[str, list[bytes]]:
@@ -388,6 +406,31 @@ def test_db_copy_refuses_a_home_over_another_unless_replace(tmp_path, postgres_u
     assert missing.exit_code == ExitCode.NOT_FOUND
     same = run_cli("db", "copy", str(laptop), f"sqlite:///{laptop}")
     assert same.exit_code == ExitCode.USAGE and "same database" in same.output
+
+
+@pytest.mark.parametrize("into", ["sqlite", "postgresql"])
+def test_a_team_home_replaced_by_a_copy_keeps_its_audit_log_append_only(
+    tmp_path, request, into, run_cli
+):
+    laptop = tmp_path / "laptop.db"
+    with Memory.open(laptop) as memory:
+        rich_home(memory, tmp_path)
+    target = request.getfixturevalue("postgres_url") if into == "postgresql" else None
+    target = target or str(tmp_path / "target.db")
+    with Memory.open(target) as memory:  # a team there already: people, audit lines, sessions
+        memory.create_project("Kept")
+        memory.new_session(memory.add_person("Dora").id)
+    replaced = run_cli("db", "copy", str(laptop), target, "--replace", "--json")
+    assert replaced.exit_code == 0, replaced.output
+    assert table_rows(target) == table_rows(laptop)
+    with Memory.open(target) as memory:
+        assert [p.name for p in memory.list_people()] == ["Ana", "Bén Ortiz", "Carla"]
+        logged = [e.action for e in memory.audit_log()]
+        assert "person.added" in logged and "decision.recorded" in logged
+        for statement in ("UPDATE audit_log SET actor = 'x'", "DELETE FROM audit_log"):
+            with pytest.raises(Exception, match="append-only"), memory.transaction():
+                memory.db.execute(statement)
+        assert len(memory.audit_log()) == len(logged)
 
 
 @pytest.mark.parametrize("into", ["sqlite", "postgresql"])
@@ -459,7 +502,7 @@ def test_db_migrate_brings_an_older_sqlite_home_forward(run_cli, home):
     build_version_1(home / "design-agent.db")
     before = json.loads(run_cli("db", "status", "--json").output)
     assert before["schema_version"] == 1 and "branches" not in before["tables"]
-    assert "from schema version 1 to 8" in run_cli("db", "migrate").output
+    assert "from schema version 1 to 9" in run_cli("db", "migrate").output
     with sqlite3.connect(home / "design-agent.db") as db:
         assert db.execute("SELECT language FROM conversations").fetchall() == [("en",)]
 

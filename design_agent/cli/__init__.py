@@ -27,6 +27,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.ask:ask",
         "Ask one design question; the answer streams, then a footer line.",
     ),
+    "audit": (
+        "design_agent.cli.users:audit",
+        "Show the team's audit log, newest first: who shared, deleted, decided, changed roles.",
+    ),
     "check": (
         "design_agent.cli.catalogue:check",
         "Validate agents, tasks, guides, materials, adapters and the lexicon, bundled and yours.",
@@ -61,7 +65,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "projects": (
         "design_agent.cli.projects:projects",
-        "Create, list, switch, rename, delete, export and import projects.",
+        "Create, list, switch, rename, delete, share, export and import projects.",
     ),
     "search": (
         "design_agent.cli.memory:search",
@@ -82,6 +86,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "usage": (
         "design_agent.cli.usage:usage",
         "Show what the answers used: turns, tokens in/out, cost and time, per group.",
+    ),
+    "users": (
+        "design_agent.cli.users:users",
+        "Add, list and disable the people of a team, and give them invite links and tokens.",
     ),
 }
 

@@ -108,6 +108,7 @@ class AppContext:
         from design_agent.memory import Memory
 
         memory = Memory.open(self.database)
+        memory.operator = _operator()  # who the audit log names for a team's database
         startup.ready()
         if self.recover_on_open and self.home.recovery_dir.is_dir():
             self._recover(memory)
@@ -156,3 +157,13 @@ def _mentions_database(home: HomeLayout) -> bool:
         return b"database" in home.settings_file.read_bytes()
     except OSError:
         return False
+
+
+def _operator() -> str:
+    """This command line, as a team's audit log names it: "command line (USER)"."""
+    import getpass
+
+    try:
+        return f"command line ({getpass.getuser()})"
+    except (KeyError, OSError):  # no user name to be had (a container's uid)
+        return f"command line (uid {os.getuid()})"

@@ -136,6 +136,10 @@ def _print_listing(
     if history:
         columns.append("status")
     rows = [_row(memory, d, history) for d in listed]
+    if any(d.author for d in listed):  # a team's: who recorded each
+        columns.insert(2, "by")
+        for row, d in zip(rows, listed, strict=True):
+            row.insert(2, d.author or "-")
     print_table(None, columns, rows)
     if counts is not None and (counts.superseded or counts.retired):
         echo(say("decisions_changed_note", language, **counts.model_dump()))
@@ -188,7 +192,12 @@ def decisions_search(
         [str(s.item.id), s.item.decision, s.item.rationale or "-", status_cell(memory, s.item)]
         for s in found
     ]
-    print_table(None, ["id", "decision", "why", "status"], rows)
+    columns = ["id", "decision", "why", "status"]
+    if any(s.item.author for s in found):  # a team's: who recorded each
+        columns.insert(1, "by")
+        for row, s in zip(rows, found, strict=True):
+            row.insert(1, s.item.author or "-")
+    print_table(None, columns, rows)
 
 
 @decisions.command("edit")

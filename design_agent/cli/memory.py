@@ -161,7 +161,8 @@ def history(
     for turn in turns:
         status = "" if turn.status == "complete" else f" [{turn.status}]"
         task = f" ({turn.task_id})" if turn.task_id else ""
-        heading = clean_text(f"{when(turn.timestamp)} {turn.role}{task}{status}", one_line=True)
+        by = f" · {turn.author}" if turn.author and turn.role == "user" else ""
+        heading = clean_text(f"{when(turn.timestamp)} {turn.role}{by}{task}{status}", one_line=True)
         out.print(heading, markup=False, style="bold")
         out.print(clean_text(turn.message), markup=False, highlight=False)
         out.print()

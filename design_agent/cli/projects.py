@@ -32,7 +32,7 @@ def when(moment: datetime | None) -> str:
 
 @click.group()
 def projects() -> None:
-    """Create, list, switch, rename, delete, export and import projects.
+    """Create, list, switch, rename, delete, share, export and import projects.
 
     Everything design-agent remembers (conversations, files, decisions) belongs
     to one project; the active project is used unless you pass --project.
@@ -203,6 +203,77 @@ def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
         print_json({"deleted": True, **deleted.model_dump(mode="json")})
         return
     echo(f"Deleted '{deleted.project.name}' ({summary}).")
+
+
+@projects.command("share")
+@click.argument("name")
+@click.argument("person")
+@click.option(
+    "--role",
+    type=click.Choice(["owner", "editor", "viewer"]),
+    help="viewer: reads and searches; editor: also talks, uploads and records decisions; "
+    "owner: also shares, renames and deletes.",
+)
+@click.option("--remove", is_flag=True, help="Take PERSON out of the project instead.")
+@json_option
+@click.pass_context
+def projects_share(
+    ctx: click.Context, name: str, person: str, role: str | None, remove: bool, as_json: bool
+) -> None:
+    """Give PERSON a role in project NAME (a team's database), or --remove them.
+
+    Only the project's owners (and admins) may share it; a project keeps at
+    least one owner.
+
+    \b
+    Examples:
+      design-agent projects share "Mobile Checkout" ben --role editor
+      design-agent projects share "Mobile Checkout" ben --remove
+    """
+    if remove == (role is not None):
+        raise UsageError("give --role owner|editor|viewer, or --remove (one of the two)")
+    memory = app_of(ctx).memory
+    project = memory.find_project(name)
+    who = memory.find_person(person)
+    if remove:
+        before = memory.unshare_project(project.id, who.id)
+        if as_json:
+            print_json({"project": project.id, "person": who.name, "removed": before})
+            return
+        said = f"was {before}" if before else "had no role there"
+        echo(f"{who.name} is no longer a member of '{project.name}' ({said}).")
+        return
+    assert role is not None
+    member = memory.share_project(project.id, who.id, role)
+    if as_json:
+        print_json(member)
+        return
+    echo(f"{member.name} is now {member.role} of '{project.name}'.")
+
+
+@projects.command("members")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def projects_members(ctx: click.Context, name: str | None, as_json: bool) -> None:
+    """List the members of project NAME (default: the active one) and their roles.
+
+    \b
+    Example:
+      design-agent projects members "Mobile Checkout"
+    """
+    memory = app_of(ctx).memory
+    project = memory.resolve_project(name)
+    found = memory.members(project.id)
+    if as_json:
+        print_json({"project": project.id, "members": found})
+        return
+    if not found:
+        hint = "design-agent projects share NAME PERSON --role ROLE"
+        echo(f"'{project.name}' has no members yet: {hint}")
+        return
+    rows = [[m.name, m.role, when(m.added_at)] for m in found]
+    print_table(None, ["person", "role", "since"], rows)
 
 
 @projects.command("show")

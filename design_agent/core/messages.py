@@ -194,9 +194,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " (turno {number}, una rama sin nombre)",
     ),
     "recall_line": (
-        "- {date}{turn}: {decision}. Why: {rationale}",
-        "- {date}{turn}: {decision}. Por qué: {rationale}",
+        "- {date}{by}{turn}: {decision}. Why: {rationale}",
+        "- {date}{by}{turn}: {decision}. Por qué: {rationale}",
     ),
+    # Who made a decision (a team's database): after its date.
+    "by_person": (" by {name}", " por {name}"),
     "search_none": ("Nothing found for '{query}'.", "No he encontrado nada sobre '{query}'."),
     "search": ("Found in {where}:\n{lines}", "Encontrado en {where}:\n{lines}"),
     "all_projects": ("all projects", "todos los proyectos"),
@@ -290,8 +292,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "decisions": ("Decisions in '{name}':\n{lines}", "Decisiones de '{name}':\n{lines}"),
     "decision_line": (
-        "- {date}{where}: {decision}. Why: {rationale}",
-        "- {date}{where}: {decision}. Por qué: {rationale}",
+        "- {date}{by}{where}: {decision}. Why: {rationale}",
+        "- {date}{by}{where}: {decision}. Por qué: {rationale}",
     ),
     # -- actions: decisions that change (decision_changes.py) --------------------------------
     "decisions_all": (
