@@ -27,7 +27,14 @@ from design_agent.server.routes_pages import STATIC_DIR
 from design_agent.server.security import Guard
 
 log = logging.getLogger("design_agent.server")
-HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "bad_request", 413: "too_large"}
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "bad_request",
+    413: "too_large",
+}
 
 
 def create_app(context: ServerContext) -> FastAPI:
@@ -39,7 +46,9 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_pages,
         routes_projects,
         routes_providers,
+        routes_team,
         routes_turns,
+        team_auth,
     )
 
     app = FastAPI(
@@ -57,9 +66,12 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_memory,
         routes_providers,
         routes_guides,
+        routes_team,
+        team_auth,
         ask_route,
     ):
         app.include_router(module.router)
+    app.include_router(team_auth.pages)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     _add_error_handlers(app)
     app.add_middleware(Guard, context=context)

@@ -22,6 +22,7 @@ from design_agent.core.paths import HomeLayout
 if TYPE_CHECKING:
     from design_agent.knowledge.registry import Catalogue
     from design_agent.memory import Memory
+    from design_agent.memory.models import Person
     from design_agent.memory.url import DatabaseUrl
     from design_agent.providers.spec import AdapterSpec
     from design_agent.server.turns import TurnManager
@@ -33,9 +34,45 @@ SHARED = ("knowledge", "matcher", "adapters", "event_log")
 RECHECK_SECONDS = 1.0
 
 
+@dataclass(frozen=True)
+class TeamSettings:
+    """A team's server (`serve --team`): the address its people open (`--public-url`, else
+    its own), which also says whether cookies are Secure (https)."""
+
+    public_url: str
+
+    @property
+    def _parts(self) -> tuple[str, str, int | None]:
+        from urllib.parse import urlsplit
+
+        found = urlsplit(self.public_url)
+        return found.scheme.lower(), (found.hostname or "").lower(), found.port
+
+    @property
+    def secure(self) -> bool:
+        return self._parts[0] == "https"
+
+    @property
+    def origin(self) -> str:
+        scheme, host, port = self._parts
+        shown = f"[{host}]" if ":" in host else host
+        return f"{scheme}://{shown}" + (f":{port}" if port else "")
+
+    @property
+    def hosts(self) -> set[str]:
+        """The Host headers of the public address (a default port may be left out)."""
+        scheme, host, port = self._parts
+        shown = f"[{host}]" if ":" in host else host
+        default = 443 if scheme == "https" else 80
+        found = {f"{shown}:{port or default}"}
+        if port in (None, default):
+            found.add(shown)
+        return found
+
+
 @dataclass
 class ServerContext:
-    """One running server: where its home is, its token, its turns."""
+    """One running server: where its home is, its token (or its team), its turns."""
 
     home: HomeLayout
     token: str
@@ -45,6 +82,7 @@ class ServerContext:
     turns: TurnManager = field(init=False)
     upload_limit_mb: int = 10
     database: DatabaseUrl | None = None  # None: the home's file (cli/context.py resolves it)
+    team: TeamSettings | None = None  # `serve --team`: people sign in; no token
     _shared: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
     _checked: float = field(default=0.0, init=False, repr=False)
@@ -55,23 +93,24 @@ class ServerContext:
         self.turns = TurnManager(self.services)
 
     @contextmanager
-    def memory(self) -> Iterator[Memory]:
-        """This thread's own connection to the home's database, closed after the block."""
+    def memory(self, person: Person | None = None) -> Iterator[Memory]:
+        """This thread's own connection to the home's database, closed after the block;
+        every call made as `person` (a team's), else as the home's owner."""
         from design_agent.memory import Memory
 
-        memory = Memory.open(self.database or self.home.database_file)
+        memory = Memory.open(self.database or self.home.database_file).act_as(person)
         try:
             yield memory
         finally:
             memory.close()
 
-    def services(self) -> Services:
-        """A turn's services: a fresh Memory (close it: `services.memory.close()`) and the
-        shared catalogue, matcher, knowledge and adapters."""
+    def services(self, person: Person | None = None) -> Services:
+        """A turn's services: a fresh Memory acting as `person` (close it:
+        `services.memory.close()`) and the shared catalogue, matcher, knowledge, adapters."""
         from design_agent.memory import Memory
         from design_agent.turn.session import Services
 
-        memory = Memory.open(self.database or self.home.database_file)
+        memory = Memory.open(self.database or self.home.database_file).act_as(person)
         services = Services(self.home, self.catalogue(), memory)
         with self._lock:  # each built once, by the first turn that needs it
             for name in SHARED:

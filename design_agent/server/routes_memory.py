@@ -17,7 +17,14 @@ from starlette.requests import ClientDisconnect
 from design_agent.core.numbers import MAX_NUMBER
 from design_agent.memory.models import FILE_TYPES
 from design_agent.server.api_errors import ApiError
-from design_agent.server.deps import check_project_id, context_of, jsonable, project_of
+from design_agent.server.deps import (
+    check_project_id,
+    context_of,
+    jsonable,
+    memory_of,
+    person_of,
+    project_of,
+)
 from design_agent.server.uploads import receive, upload_folder
 
 router = APIRouter(prefix="/api/v1", tags=["memory"])
@@ -37,7 +44,7 @@ def history(project_id: str, request: Request, limit: int = 20, lang: str = "en"
     method's name and persona's role in `lang`, for the page's footers."""
     limit = max(1, min(limit, MAX_HISTORY))
     context = context_of(request)
-    with context.memory() as memory:
+    with memory_of(request) as memory:
         turns = memory.recent_turns(project_of(memory, project_id).id, limit)
     rows = jsonable(turns)
     catalogue = context.catalogue()
@@ -57,7 +64,7 @@ def tree(project_id: str, request: Request) -> dict[str, Any]:
     from design_agent.actions.tree import show
     from design_agent.understanding.conversation import load_state
 
-    services = context_of(request).services()
+    services = context_of(request).services(person_of(request))
     try:
         project = project_of(services.memory, project_id)
         state = load_state(services.memory, project.id)
@@ -79,7 +86,7 @@ def search(
     if bool(all) == (project is not None):
         raise ApiError(400, "bad_request", "search one project (?project=ID) or all (?all=1)")
     limit = max(1, min(limit, 200))
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         if all:
             results = memory.search(q, all_projects=True, limit=limit)
         else:
@@ -105,7 +112,7 @@ def list_decisions(
     and branch; `counts` says what the listing leaves out (as `decisions list --json`)."""
     from design_agent.understanding.conversation import conversation_node
 
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
         node = None if all_branches else conversation_node(memory, project.id)
         found = (
@@ -124,7 +131,7 @@ def edit_decision(
 ) -> dict[str, Any]:
     """A new version of a current decision, replacing it (as `decisions edit --json`):
     `{decision, replaced}`; unknown id 404, already replaced or retired 409."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
         old = memory.get_decision(decision_id, project.id)
         new = memory.supersede_decision(old.id, body.decision, body.rationale)
@@ -141,7 +148,7 @@ def retire_decision(
 ) -> dict[str, Any]:
     """Retire a current decision, kept in the history (as `decisions retire --json`):
     `{decision}`; unknown id 404, already replaced or retired 409."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
         old = memory.get_decision(decision_id, project.id)
         retired = memory.retire_decision(old.id, body.rationale if body else "")
@@ -151,7 +158,7 @@ def retire_decision(
 @router.post("/projects/{project_id}/decisions", status_code=201)
 def add_decision(project_id: str, body: DecisionBody, request: Request) -> dict[str, Any]:
     """Record a decision and why (as `decisions add`)."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
         recorded = memory.add_decision(project.id, body.decision, body.rationale)
     return jsonable(recorded)  # type: ignore[no-any-return]
@@ -160,7 +167,7 @@ def add_decision(project_id: str, body: DecisionBody, request: Request) -> dict[
 @router.get("/projects/{project_id}/files")
 def list_files(project_id: str, request: Request) -> dict[str, Any]:
     """The files added to the project, without their text."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         items = memory.list_files(project_of(memory, project_id).id)
     return {"files": jsonable(items)}
 
@@ -171,6 +178,11 @@ async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
     `file` and `type` (default brief); 413 as soon as the file passes the limit."""
     context = context_of(request)
     check_project_id(project_id)
+    person = person_of(request)
+    if person is not None:  # a viewer's upload is refused before its bytes are read
+        from starlette.concurrency import run_in_threadpool
+
+        await run_in_threadpool(_may_write, context, person, project_id)
     limit = context.upload_limit_mb * 1024 * 1024
     folder = upload_folder(context.home)
     try:
@@ -186,13 +198,22 @@ async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
             raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
         from starlette.concurrency import run_in_threadpool
 
-        return await run_in_threadpool(_add_file, context, project_id, upload.path, file_type)
+        return await run_in_threadpool(
+            _add_file, context, person, project_id, upload.path, file_type
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _add_file(context: Any, project_id: str, path: Path, file_type: str) -> dict[str, Any]:
-    with context.memory() as memory:
+def _may_write(context: Any, person: Any, project_id: str) -> None:
+    with context.memory(person) as memory:
+        memory.require(project_of(memory, project_id).id, "editor")
+
+
+def _add_file(
+    context: Any, person: Any, project_id: str, path: Path, file_type: str
+) -> dict[str, Any]:
+    with context.memory(person) as memory:
         added = memory.add_file(project_of(memory, project_id).id, path, file_type)
     data = jsonable(added)
     assert isinstance(data, dict)

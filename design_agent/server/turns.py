@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from design_agent.core.errors import CancelledError, DesignAgentError, ExitCode
 
 if TYPE_CHECKING:
+    from design_agent.memory.models import Person
     from design_agent.turn.pipeline import Pipeline
     from design_agent.turn.session import Services
     from design_agent.turn.types import TurnRequest
@@ -61,10 +62,13 @@ def new_turn_id() -> str:
 class TurnRecord:
     """One server turn: what was asked, its events so far, how it ended."""
 
-    def __init__(self, turn_id: str, project_id: str, message: str) -> None:
+    def __init__(
+        self, turn_id: str, project_id: str, message: str, person: Person | None = None
+    ) -> None:
         self.turn_id = turn_id
         self.project_id = project_id
         self.message = message
+        self.person = person  # who started it (a team's server), else None
         self.status = "running"
         self.started = datetime.now(UTC)
         self.finished: datetime | None = None
@@ -169,11 +173,14 @@ class TurnRecord:
         return {"status": self.status, "exit_code": self.exit_code, "error": self.error}
 
     def summary(self) -> dict[str, Any]:
-        """The turn as GET /api/v1/turns/{id} shows it."""
+        """The turn as GET /api/v1/turns/{id} shows it (on a team's server, with who
+        started it)."""
+        who = {"person": self.person.name} if self.person is not None else {}
         return {
             "turn_id": self.turn_id,
             "project_id": self.project_id,
             "message": self.message,
+            **who,
             "status": self.status,
             "started": self.started.isoformat(),
             "finished": self.finished.isoformat() if self.finished else None,
@@ -186,20 +193,23 @@ class TurnRecord:
 class TurnManager:
     """Starts turns on worker threads, finds them by id, cancels them."""
 
-    def __init__(self, services_factory: Callable[[], Services]) -> None:
+    def __init__(self, services_factory: Callable[[Person | None], Services]) -> None:
         self._services_factory = services_factory
         self._turns: dict[str, TurnRecord] = {}
         self._running: dict[str, str] = {}  # project id -> its running turn's id
         self._lock = threading.Lock()
 
-    def start(self, request: TurnRequest, project_id: str) -> TurnRecord:
-        """Run `request` on project `project_id` in a new thread; ProjectBusy if one runs."""
+    def start(
+        self, request: TurnRequest, project_id: str, person: Person | None = None
+    ) -> TurnRecord:
+        """Run `request` on project `project_id` (as `person`, on a team's server) in a new
+        thread; ProjectBusy if one runs."""
         with self._lock:
             running = self._running.get(project_id)
             if running is not None:
                 raise ProjectBusy(project_id, running)
             self._forget_old()
-            record = TurnRecord(new_turn_id(), project_id, request.message)
+            record = TurnRecord(new_turn_id(), project_id, request.message, person)
             self._turns[record.turn_id] = record
             self._running[project_id] = record.turn_id
         name = f"turn-{record.turn_id}"
@@ -247,7 +257,7 @@ class TurnManager:
         services: Services | None = None
         outcome: tuple[str, int, str | None] = ("failed", int(ExitCode.UNEXPECTED), None)
         try:
-            services = self._services_factory()
+            services = self._services_factory(record.person)
             pipeline = Pipeline(services)
             record.attach(pipeline)
             for event in pipeline.run(request):
