@@ -90,7 +90,24 @@ class ServerContext:
     def __post_init__(self) -> None:
         from design_agent.server.turns import TurnManager
 
-        self.turns = TurnManager(self.services)
+        if self.database is not None and self.database.is_postgres:
+            # Several processes may serve it: its turns are shared through the database.
+            from design_agent.server.shared_turns import SharedTurnManager
+
+            self.turns = SharedTurnManager(self.services, self.database)
+        else:
+            self.turns = TurnManager(self.services)
+
+    def pool(self) -> dict[str, int] | None:
+        """This process's database connections (PostgreSQL): how many the pool holds and
+        how many are lent out now; None on SQLite."""
+        if self.database is None or not self.database.is_postgres:
+            return None
+        from design_agent.memory.postgres.connection import pool_for
+
+        stats = pool_for(self.database).get_stats()
+        size = int(stats.get("pool_size", 0))
+        return {"size": size, "in_use": size - int(stats.get("pool_available", 0))}
 
     @contextmanager
     def memory(self, person: Person | None = None) -> Iterator[Memory]:

@@ -81,6 +81,8 @@ def status(request: Request) -> dict[str, Any]:
         found["person"] = person_json(person)
         if not person.is_admin:
             del found["home"]
+        else:  # for whoever runs it: the pool's connections lent out now (none idle held)
+            found["pool"] = context.pool()
     return found
 
 

@@ -12,7 +12,7 @@ from design_agent.core.errors import ExitCode
 from design_agent.server.api_errors import ApiError
 from design_agent.server.deps import check_turn_id, context_of, memory_of, person_of, project_of
 from design_agent.server.sse import parse_after, sse_events
-from design_agent.server.turns import ProjectBusy, TurnNotFound, TurnRecord
+from design_agent.server.turns import FollowedTurn, ProjectBusy, TurnNotFound
 
 router = APIRouter(prefix="/api/v1", tags=["turns"])
 
@@ -84,7 +84,7 @@ def cancel_turn(turn_id: str, request: Request) -> dict[str, Any]:
     return {"turn_id": record.turn_id, "status": record.status}
 
 
-def _record(request: Request, turn_id: str, needed: str = "viewer") -> TurnRecord:
+def _record(request: Request, turn_id: str, needed: str = "viewer") -> FollowedTurn:
     """The turn, if the person may see its project (and do `needed` there); 404 if not."""
     message = f"no turn '{turn_id}' (finished turns are kept 30 minutes)"
     try:

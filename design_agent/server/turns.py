@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from design_agent.core.errors import CancelledError, DesignAgentError, ExitCode
 
@@ -53,6 +53,34 @@ class ProjectBusy(Exception):
 
 class TurnNotFound(Exception):
     """No turn with that id (never started here, or finished and forgotten)."""
+
+
+class FollowedTurn(Protocol):
+    """A turn as the routes follow it: this process's (TurnRecord), or, on a database
+    several processes serve, another process's (shared_turns.RemoteTurn)."""
+
+    turn_id: str
+    project_id: str
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    def after(self, seq: int) -> tuple[list[Any], bool]: ...
+
+    def stamp(self, seq: int) -> int: ...
+
+    def listen(self, listener: Callable[[], None]) -> None: ...
+
+    def unlisten(self, listener: Callable[[], None]) -> None: ...
+
+    def cancel(self) -> None: ...
+
+    def end_data(self) -> dict[str, Any]: ...
+
+    def summary(self) -> dict[str, Any]: ...
 
 
 def new_turn_id() -> str:
@@ -204,12 +232,17 @@ class TurnManager:
     ) -> TurnRecord:
         """Run `request` on project `project_id` (as `person`, on a team's server) in a new
         thread; ProjectBusy if one runs."""
+        return self._launch(request, project_id, person, new_turn_id())
+
+    def _launch(
+        self, request: TurnRequest, project_id: str, person: Person | None, turn_id: str
+    ) -> TurnRecord:
         with self._lock:
             running = self._running.get(project_id)
             if running is not None:
                 raise ProjectBusy(project_id, running)
             self._forget_old()
-            record = TurnRecord(new_turn_id(), project_id, request.message, person)
+            record = TurnRecord(turn_id, project_id, request.message, person)
             self._turns[record.turn_id] = record
             self._running[project_id] = record.turn_id
         name = f"turn-{record.turn_id}"
@@ -219,14 +252,19 @@ class TurnManager:
         record.thread.start()
         return record
 
-    def get(self, turn_id: str) -> TurnRecord:
+    def get(self, turn_id: str) -> FollowedTurn:
+        """The turn with this id (TurnNotFound when there is none, or it was forgotten)."""
+        return self.local(turn_id)
+
+    def local(self, turn_id: str) -> TurnRecord:
+        """The turn with this id that this process runs or ran."""
         with self._lock:
             record = self._turns.get(turn_id)
         if record is None:
             raise TurnNotFound(turn_id)
         return record
 
-    def cancel(self, turn_id: str) -> TurnRecord:
+    def cancel(self, turn_id: str) -> FollowedTurn:
         record = self.get(turn_id)
         record.cancel()
         return record
@@ -235,7 +273,7 @@ class TurnManager:
         with self._lock:
             return [self._turns[t] for t in self._running.values()]
 
-    def running_on(self, project_id: str) -> TurnRecord | None:
+    def running_on(self, project_id: str) -> FollowedTurn | None:
         """The turn running on the project, if any."""
         with self._lock:
             turn_id = self._running.get(project_id)
