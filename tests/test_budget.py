@@ -49,8 +49,14 @@ def budget(talk: Conversation, amount: str) -> None:
 
 
 def agent_turns(talk: Conversation) -> int:
+    """The turns of design requests and answers (a question and its reply are an exchange,
+    kept in the record too)."""
     with sqlite3.connect(talk.memory.path) as db:
-        return int(db.execute("SELECT count(*) FROM conversations").fetchone()[0])
+        query = (
+            "SELECT count(*) FROM conversations"
+            " WHERE validation IS NULL OR json_extract(validation, '$.exchange') IS NULL"
+        )
+        return int(db.execute(query).fetchone()[0])
 
 
 def claude_ran(tmp_path: Path) -> bool:

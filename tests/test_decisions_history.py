@@ -204,11 +204,11 @@ def test_the_listing_follows_the_branch_the_conversation_is_on(run_cli, offline)
     everywhere = as_json(run_cli("decisions", "list", "--all-branches", "--json"))
     places = {d["decision"]: (d["turn"], d["branch"]["name"]) for d in everywhere}
     assert places == {
-        "the personas cover first-time buyers": (4, None),
+        "the personas cover first-time buyers": (6, None),
         "use moderated testing": (2, None),
     }
     table = run_cli("decisions", "list", "--all-branches").output
-    assert "unnamed (turn 4)" in table and "unnamed (turn 2)" in table
+    assert "unnamed (turn 6)" in table and "unnamed (turn 2)" in table
 
 
 def test_a_branch_without_decisions_says_where_they_are(run_cli, offline, cli_store):
@@ -219,7 +219,7 @@ def test_a_branch_without_decisions_says_where_they_are(run_cli, offline, cli_st
     run_cli("ask", "--from", "2", "plan an unmoderated remote test instead")
     with Memory.open(cli_store) as memory:  # the home's file, or a team's PostgreSQL
         project = memory.find_project("Checkout")
-        remote = memory.find_branch(project.id, 6)
+        remote = memory.find_branch(project.id, 8)  # the exchange of a decision is 5-6
         memory.rename_branch(remote.id, "remote")
     run_cli("ask", "we decided to recruit through the support team")
 
@@ -230,12 +230,12 @@ def test_a_branch_without_decisions_says_where_they_are(run_cli, offline, cli_st
         "'decisions list --all-branches' or /decisions all)."
     )
     table = run_cli("decisions", "list", "--all-branches").output
-    assert "remote (turn 6)" in table and "unnamed (turn 4)" in table
+    assert "remote (turn 8)" in table and "unnamed (turn 4)" in table
 
     run_cli("ask", "--branch", "remote", "who should we recruit first?")
     markdown = run_cli("projects", "report", "Checkout", "-o", "-").output
     assert "**recruit through the support team**" in markdown
-    assert "branch 'remote', turn 6" in markdown and "first-time buyers" not in markdown
+    assert "branch 'remote', turn 8" in markdown and "first-time buyers" not in markdown
 
 
 # -- the report --------------------------------------------------------------------------------

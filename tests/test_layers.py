@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "design_agent"
 LAYERS = [
     ["launch"],
     ["server"],
+    ["mcp"],
     ["cli"],
     ["turn"],
     ["actions"],

@@ -75,13 +75,13 @@ def test_what_code_derives_from_the_words_is_made_once_per_lexicon(tmp_path: Pat
 
 def test_a_view_reads_the_words_of_the_home_in_use(tmp_path: Path) -> None:
     home = HomeLayout(tmp_path / "home")
-    write(home.root / "lexicon" / "en" / "replies.yaml", "short_yes: [righto]\n")
-    yes = LexiconWords("short_yes")
+    write(home.root / "lexicon" / "en" / "replies.yaml", "yes_words: [righto]\n")
+    yes = LexiconWords("yes_words")
     try:
         assert "righto" not in yes and "si" in yes
         use_home(home)
         assert "righto" in yes and "yes" in yes
-        assert "righto" in LexiconWords("short_yes", "en") - LexiconWords("short_yes", "es")
+        assert "righto" in LexiconWords("yes_words", "en") - LexiconWords("yes_words", "es")
     finally:
         use_home(None)
     assert "righto" not in yes

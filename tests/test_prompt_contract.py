@@ -25,8 +25,14 @@ from design_agent.knowledge.prompt import ANSWER_RESERVE, assemble
 from design_agent.knowledge.prompt_frame import FRAME, length_words
 from design_agent.knowledge.tags import FRAME_TAG_NAMES
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from prompt_sizes import assemble_scenario, load_scenarios
+# benchmarks/ is on the path only while prompt_sizes is imported: it also holds mcp.py,
+# which would shadow the MCP SDK for every later test of this worker.
+BENCHMARKS = str(Path(__file__).resolve().parent.parent / "benchmarks")
+sys.path.insert(0, BENCHMARKS)
+try:
+    from prompt_sizes import assemble_scenario, load_scenarios
+finally:
+    sys.path.remove(BENCHMARKS)
 
 PROJECTS, SCENARIOS = load_scenarios()
 LIMIT = 200_000

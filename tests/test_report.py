@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from fixtures.fakes import claude_run, install_fake
@@ -225,10 +228,11 @@ def test_the_english_report_has_context_decisions_and_the_latest_answer_of_each_
     check_outline(markdown, data)
     assert [a.task_id for a in data.answers] == METHODS
     titles = [text for level, text in headings(markdown) if level == 3]
+    # Turns 1-10: creating Ledgerly, its three questions and the brief (exchanges).
     assert titles == [
-        "1. Usability test plan (turn 2)",
-        "2. Personas (turn 4)",
-        "3. Customer journey map (turn 6)",
+        "1. Usability test plan (turn 12)",
+        "2. Personas (turn 16)",
+        "3. Customer journey map (turn 20)",
     ]
     facts = items_after(markdown, "Project context")
     assert "Users: small accountants who chase unpaid invoices" in facts
@@ -245,9 +249,14 @@ def test_the_english_report_has_context_decisions_and_the_latest_answer_of_each_
 def test_each_answer_carries_its_persona_stored_citations_and_checklist(story):
     markdown = to_markdown(story.report("en"))
     turns = story.app.memory.recent_turns(story.projects["en"].id, 50)
-    stored = [t for t in turns if t.role == "agent"]
+    stored = [t for t in turns if t.role == "agent" and t.task_id]
     citations = [c for turn in stored for c in turn.validation["citations"]]
-    assert citations and items_after(markdown, "References") == citations
+    references = items_after(markdown, "References")
+    assert citations and len(references) == len(citations)
+    assert "Usability test plan guide, section Procedure" in references
+    assert not any(".md" in r for r in references), "read as words, not file names"
+    bibliography = items_after(markdown, "Bibliography")
+    assert "Usability test plan" in bibliography and any("Rubin" in b for b in bibliography)
     checks = items_after(markdown, "Checklist")
     expected = []
     for turn in stored:
@@ -255,7 +264,7 @@ def test_each_answer_carries_its_persona_stored_citations_and_checklist(story):
             status = "passed" if item["passed"] else "failed"
             expected.append(f"{item['label']}: {status if item['assessed'] else 'not assessed'}")
     assert checks == expected
-    first = items_after(markdown, "1. Usability test plan (turn 2)")
+    first = items_after(markdown, "1. Usability test plan (turn 12)")
     assert "Specialist: User Research Analyst" in first
 
 
@@ -272,7 +281,7 @@ def test_the_spanish_report_is_spanish_throughout(story):
         "Respuestas",
     ]
     assert [a.task_id for a in data.answers] == METHODS
-    assert found[5].endswith("(turno 2)") and data.answers[0].method in found[5]
+    assert found[5].endswith("(turno 12)") and data.answers[0].method in found[5]
     assert "Usuarios: contables autónomos que persiguen facturas impagadas" in items_after(
         markdown, "Contexto del proyecto"
     )
@@ -284,10 +293,12 @@ def test_turns_choose_the_answers_and_a_users_turn_stands_for_its_answer(
     story, run_cli, monkeypatch
 ):
     monkeypatch.setenv("DESIGN_AGENT_HOME", str(story.app.home.root))
-    chosen = run_cli("projects", "report", "ledgerly", "--turns", "5,2", "-o", "-")
+    chosen = run_cli("projects", "report", "ledgerly", "--turns", "19,12", "-o", "-")
     assert chosen.exit_code == 0, chosen.output
     titles = [text for level, text in headings(chosen.output) if level == 3]
-    assert titles == ["1. Usability test plan (turn 2)", "2. Customer journey map (turn 6)"]
+    assert titles == ["1. Usability test plan (turn 12)", "2. Customer journey map (turn 20)"]
+    reply = run_cli("projects", "report", "Ledgerly", "--turns", "2")  # "Who are the users?"
+    assert reply.exit_code == ExitCode.USAGE and "no answer" in reply.output
     wrong = run_cli("projects", "report", "Ledgerly", "--turns", "2,x")
     assert wrong.exit_code == ExitCode.USAGE and "history --tree" in wrong.output
     missing = run_cli("projects", "report", "Ledgerly", "--turns", "99")
@@ -335,7 +346,7 @@ def check_page(html: str, citations: set[str]) -> Page:
     assert web <= citations
     assert all(h.startswith(("#", "http:", "https:", "mailto:")) for h in hrefs)
     ids = set(page.attribute("id"))
-    assert {h[1:] for h in hrefs if h.startswith("#")} <= ids
+    assert {unquote(h[1:]) for h in hrefs if h.startswith("#")} <= ids  # "#bibliograf%C3%ADa"
     assert "@import" not in html and "url(" not in html
     assert "@media print" in html and "break-before: page" in html
     return page
@@ -378,9 +389,71 @@ def test_the_pdf_is_printed_by_chromium_with_each_answer_on_its_own_page(story, 
 
     pages = [page.extract_text().strip().splitlines() for page in PdfReader(path).pages]
     assert len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", printed)) == len(pages) > 3
-    tops = [line for page in pages for line in page[:2]]  # "Answers" may come first
+    running = re.compile(r"^(Ledgerly · \d{4}-\d\d-\d\d|Page \d+ of \d+)$")
+    tops = [line for page in pages for line in [x for x in page if not running.match(x)][:2]]
     for index, answer in enumerate(data.answers, 1):
         assert f"{index}. {answer.method} (turn {answer.number})" in tops
+
+
+TABLE_ANSWER = """Journey stages, scored:
+
+| Stage | Number of participants | Descubrir | Notes |
+|---|---:|---|---|
+| Discover | 5 | Buscan en Google | Extraordinarily long explanations wrap between words |
+| Pay | 3 | Pagan con tarjeta | Short |
+
+Confidence: medium [test_plan.md > Procedure]
+"""
+
+
+def with_table(data: ReportData, copies: int = 1) -> ReportData:
+    """The report with its answers' text replaced by one holding a GFM table."""
+    answers = [a.model_copy(update={"text": TABLE_ANSWER}) for a in data.answers] * copies
+    return data.model_copy(update={"answers": answers})
+
+
+def test_a_table_in_an_answer_is_a_table_in_the_html(story):
+    html = to_html(with_table(story.report("en")))
+    page = Page(html)
+    names = [tag for tag, _ in page.tags]
+    assert names.count("table") == len(story.report("en").answers) and "th" in names
+    assert "| Stage |" not in html, "no pipe text left"
+    assert names.count("main") == 1
+    assert "overflow-wrap: normal; word-break: normal; hyphens: manual" in html
+
+
+def pdf_pages(path: Path) -> list[list[str]]:
+    """Each page's lines as pdftotext (poppler-utils) reads them, blank lines dropped."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("no pdftotext: apt-get install poppler-utils (.ci/run does this)")
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return [
+        [line.strip() for line in page.splitlines() if line.strip()]
+        for page in text.split("\f")[:-1]
+    ]
+
+
+@needs_chromium
+def test_the_pdf_prints_tables_page_numbers_a_running_header_and_no_lone_checklist(story, tmp_path):
+    data = with_table(story.report("en"), copies=4)
+    path = write_report(data, "pdf", tmp_path)
+    pages = pdf_pages(path)
+    date = data.generated_at.date().isoformat()
+    for number, lines in enumerate(pages, 1):
+        assert lines[0] == f"Ledgerly · {date}", "the running header"
+        assert lines[-1] == f"Page {number} of {len(pages)}", "the page number"
+    text = "\n".join("\n".join(lines) for lines in pages)
+    header = next(line for line in text.splitlines() if line.startswith("Stage"))
+    assert re.match(r"Stage\s+Number of\s+Descubrir\s+Notes", header), "cells side by side"
+    assert "| Stage |" not in text and "Numb\n" not in text
+    checklist = re.compile(r"^(Checklist|.+: (passed|failed|not assessed))$")
+    for lines in pages:
+        body = lines[1:-1]
+        assert body, "an empty page"
+        assert not all(checklist.match(line) for line in body), f"a lone checklist: {body}"
+        assert not checklist.match(body[0]), f"a page opens with a checklist: {body[:3]}"
 
 
 def test_without_chromium_a_pdf_exits_4_naming_what_to_install(
@@ -515,18 +588,18 @@ def test_the_answers_are_the_latest_of_each_method_on_the_current_branch(story):
     (after /goto), the answers are those on the path to it."""
     memory = story.app.memory
     project = story.app.memory.switch_project(memory.create_project("Branches").id)
-    for message in ("skip", "skip", "skip", "plan a usability test", "write personas"):
-        story.say(message)
+    for message in ("skip", "plan a usability test", "write personas"):
+        story.say(message)  # "skip" answers no question: an exchange, turns 1-2
     story.say("plan a usability test for the invoice screen again")
     latest = gather(memory, story.app.catalogue, project, "en")
     assert [(a.task_id, a.number) for a in latest.answers] == [
-        ("personas", 4),
-        ("usability_test_plan", 6),
+        ("personas", 6),
+        ("usability_test_plan", 8),
     ]
-    back = gather(memory, story.app.catalogue, project, "en", node=memory.turn_at(project.id, 4).id)
+    back = gather(memory, story.app.catalogue, project, "en", node=memory.turn_at(project.id, 6).id)
     assert [(a.task_id, a.number) for a in back.answers] == [
-        ("usability_test_plan", 2),
-        ("personas", 4),
+        ("usability_test_plan", 4),
+        ("personas", 6),
     ]
 
 

@@ -204,8 +204,9 @@ def test_switching_projects_and_coming_back(in_process):
     assert "Did you mean 'Enterprise Dashboard'" in out
     out = say(child, "yes", r"1 decision\(s\) recorded")
     assert "Switched to 'Enterprise Dashboard'" in out and "design critique" in out
-    out = say(child, "what projects do I have?", r"- Marketing Website \(0 turns")
-    assert r"* Enterprise Dashboard (2 turns, 1 decisions)" in out
+    # Every exchange is a turn: the project's creation, its questions, "yes", the switch.
+    out = say(child, "what projects do I have?", r"- Marketing Website \(10 turns")
+    assert r"* Enterprise Dashboard (14 turns, 1 decisions)" in out
     leave(child)
 
 
@@ -277,7 +278,7 @@ def test_a_spanish_session_end_to_end(in_process, run_cli):
     say(child, "saltar", "trabajar")
     out = say(child, "necesito un mapa de viaje del cliente", "checklist")
     assert "Mapa de viaje del cliente" in out and "La respuesta propone" in out
-    say(child, "¿qué proyectos tengo?", r"\* Rediseño del checkout móvil \(2 turnos")
+    say(child, "¿qué proyectos tengo?", r"\* Rediseño del checkout móvil \(10 turnos")
     leave(child, "salir", bye="Hasta luego")
     shown = cli_json(run_cli, "projects", "show", "Rediseño del checkout móvil")
     assert shown["metadata"]["users"] == "compradores primerizos"
@@ -319,7 +320,7 @@ def test_the_prompt_clears_on_ctrl_c_takes_a_paste_whole_and_keeps_a_private_his
 def test_requests_in_the_interview_are_answered_not_stored(in_process, run_cli):
     child = in_process()
     say(child, "create a project called Atlas", "Who are the users of Atlas")
-    out = say(child, "what projects do I have?", r"\* Atlas \(0 turns", wrong="What problem")
+    out = say(child, "what projects do I have?", r"\* Atlas \(2 turns", wrong="What problem")
     assert "Your projects" in out
     out = say(child, "can you plan a usability test?", "checklist", wrong="What problem")
     assert ANSWERED in out and "Usability test plan" in out
@@ -335,13 +336,14 @@ def test_a_switch_in_the_middle_of_a_question(in_process, run_cli):
     # An aside puts the question again, options and all.
     say(child, "thanks!", r"You're welcome.*\s+.*Reply with a number.*\s+1\. .*\s+2\. ")
     say(child, "switch to Beta", "Switched to 'Beta'")
-    say(child, "2", "Reply with a number", wrong=ANSWERED)
+    say(child, "2", "There is no open question", wrong=ANSWERED)
     leave(child)
     turns = cli_json(run_cli, "history", "--project", "Alpha")
-    assert [t["role"] for t in turns] == ["user", "agent"]  # the question, never an answer
+    kinds = [(t["validation"] or {}).get("exchange") for t in turns if t["role"] == "agent"]
+    assert kinds[-2:] == ["choice", "conversation.small_talk"]  # the question, no answer
     assert all(t["task_id"] is None for t in turns)
     beta = cli_json(run_cli, "history", "--project", "Beta")
-    assert [t["message"] for t in beta if t["role"] == "user"] == ["2"]
+    assert [t["message"] for t in beta if t["role"] == "user"][-2:] == ["switch to Beta", "2"]
     assert all(t["task_id"] is None for t in beta)
 
 
@@ -424,23 +426,25 @@ def test_going_back_forking_and_resuming_a_branch(in_process, run_cli):
     say(child, "plan a usability test for the checkout", "checklist")
     say(child, "write personas for our shoppers", "checklist")
     say(child, "we decided to use moderated testing because we need to probe", "Recorded")
-    say(child, "go back to before we chose moderated testing", r"Go back to turn 2.*\(yes/no\)")
-    say(child, "yes", "Now at turn 2")
-    say(child, "/fork remote", r"Started a branch \(remote\) at turn 2")
+    # Creating Atlas and its three questions are turns 1-8: the first answer is turn 10.
+    say(child, "go back to before we chose moderated testing", r"Go back to turn 10.*\(yes/no\)")
+    say(child, "yes", "Now at turn 10")
+    say(child, "/fork remote", r"Started a branch \(remote\) at turn 10")
     say(child, "plan an unmoderated remote test instead", "checklist")
     tree = say(child, "/tree", "you are here")
     assert "(remote)" in tree
     leave(child)
     child = in_process()
-    child.expect("Continuing from turn 6")
+    child.expect("Continuing from turn 16")
     # The decision was made after the fork, on the other branch: said so, never "none yet".
     say(child, "¿qué hemos decidido?", "No hay decisiones en esta rama de 'Atlas'; hay 1 en otras")
-    say(child, "vuelve al turno 4", r"¿Vuelvo al turno 4.*\(sí/no\)")
-    say(child, "sí", "Ahora estás en el turno 4")
+    say(child, "vuelve al turno 12", r"¿Vuelvo al turno 12.*\(sí/no\)")
+    say(child, "sí", "Ahora estás en el turno 12")
     say(child, "¿qué hemos decidido?", "use moderated testing")
     leave(child, "salir", bye="Hasta luego")
     child = in_process()
-    child.expect("Sigues desde el turno 4")  # resumed, in the language of the last session
+    # Resumed, in the language of the last session, after "¿qué hemos decidido?" (19-20).
+    child.expect("Sigues desde el turno 20")
     leave(child, "salir", bye="Hasta luego")
     branches = cli_json(run_cli, "history", "--tree")
     assert branches["current"] is not None

@@ -39,6 +39,9 @@ LAZY = (
     "fastapi",
     "uvicorn",
     "starlette",
+    "mcp",  # the MCP SDK: only `design-agent mcp` (serving) and /mcp of a server load it
+    "mcp_types",
+    "design_agent.mcp",
     "yaml",  # by the first YAML file read (yamlfile.py): none when the catalogue is cached
     # A team's PostgreSQL only (memory/postgres/): never on the SQLite path.
     "psycopg",
@@ -139,6 +142,31 @@ def test_the_server_serves_with_the_collector_on(tmp_path):
         server.wait()
     enabled, frozen = err.splitlines()[-1].removeprefix("collector: ").split()
     assert server.returncode == 0 and enabled == "True" and int(frozen) > 20_000
+
+
+# The console script's entry, then which of the MCP SDK and the web stack were imported.
+LOADED_AT_EXIT = """
+import atexit, sys
+heavy = ("mcp", "mcp_types", "fastapi", "starlette", "anyio")
+atexit.register(lambda: print("loaded:", sorted(m for m in heavy if m in sys.modules)))
+sys.argv = ["design-agent", *sys.argv[1:]]
+from design_agent.launch.entry import main
+main()
+"""
+
+
+def test_registering_the_mcp_server_loads_neither_the_sdk_nor_the_web_stack(tmp_path):
+    env = {**os.environ, "HOME": str(tmp_path)}
+    for args in (["--help"], ["mcp", "--help"], ["mcp", "install", "codex", "--print"]):
+        result = subprocess.run(
+            [sys.executable, "-c", LOADED_AT_EXIT, *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines()[-1] == "loaded: []", args
 
 
 def test_a_command_that_never_reaches_the_home_ends_without_collecting():

@@ -205,6 +205,24 @@ def probes(finished_turn: str) -> list[Probe]:
             "editor",
             _retire,
         ),
+        Probe(
+            "GET",
+            "/api/v1/projects/{project_id}/conversation",
+            "viewer",
+            fixed(f"{project}/conversation"),
+        ),
+        Probe(
+            "POST",
+            "/api/v1/projects/{project_id}/goto",
+            "editor",
+            fixed(f"{project}/goto", {"target": "1"}),
+        ),
+        Probe(
+            "POST",
+            "/api/v1/projects/{project_id}/fork",
+            "editor",
+            lambda team, role: Call(f"{project}/fork", {"turn": 1, "name": f"fork of {role}"}),
+        ),
         Probe("GET", "/api/v1/projects/{project_id}/files", "viewer", fixed(f"{project}/files")),
         Probe("POST", "/api/v1/projects/{project_id}/files", "editor", _upload),
         Probe(
@@ -482,3 +500,10 @@ def _hash(password: str) -> str:
 
 def test_people_in_the_table_are_the_fixture_people():
     assert set(PEOPLE) | {"anonymous"} == set(ROLES) and set(NEEDED) == set(LEVELS)
+
+
+def test_a_team_server_does_not_serve_mcp(team):
+    """/mcp's tools act for a home's owner: on a team's server nobody reaches them."""
+    for role in ROLES:
+        status, _, body = team.request(role, "POST", "/mcp", {"jsonrpc": "2.0", "id": 1})
+        assert status == 403 and SECRET.encode() not in body, (role, status, body[:200])

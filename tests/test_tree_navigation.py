@@ -19,8 +19,13 @@ from fixtures.fakes import install_fake, invoke, recording
 from design_agent.memory import Memory
 
 AGENT = [sys.executable, "-m", "design_agent"]
-# A new project, its three context questions skipped.
-ATLAS = ("create a project called Atlas", "skip", "skip", "skip")
+
+
+def atlas(home: Path) -> None:
+    """A new project made by command: no interview, so the conversation's first turn is the
+    first request (said in words, creating it and answering its questions are turns too)."""
+    created = run(home, "projects", "create", "Atlas")
+    assert created.returncode == 0, created.stderr
 
 
 def run(
@@ -53,9 +58,9 @@ def tree(home: Path) -> dict:
 
 
 def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home, cli_store):
+    atlas(home)
     said = shell(
         home,
-        *ATLAS,
         "plan a usability test for the checkout",
         "we decided to use moderated testing because we need to probe hesitation",
         "write personas for our shoppers",
@@ -74,17 +79,17 @@ def test_going_back_and_forking_keeps_each_branch_its_own_decisions(home, cli_st
     assert "Started a branch (unmoderated) at turn 2" in said
     assert "use moderated testing" in said.split("Started a branch")[1], "made at turn 2"
     assert "Renamed unmoderated to 'remote'" in said
-    assert "- remote: at turn 6" in said
+    assert "- remote: at turn 10" in said  # "what have we decided?" is turns 7-8
     assert "(turn 2, an unnamed branch): use moderated testing" in said
-    assert "(turn 5, branch 'remote')" in said.split("Found in")[1], "search names the branch"
+    assert "(turn 9, branch 'remote')" in said.split("Found in")[1], "search names the branch"
     assert "(unmoderated)  ◀ you are here" in said
     found = tree(home)
     line = found["tree"]["nodes"]
-    assert [n["number"] for n in line] == [1, 2, 3, 4], "the first line goes on to personas"
+    assert [n["number"] for n in line] == [1, 2, 3, 4, 5, 6], "the first line goes on"
     fork = line[1]["forks"][0]["nodes"]
-    assert [(n["number"], n["task_id"]) for n in fork] == [
-        (5, "unmoderated_testing"),
-        (6, "unmoderated_testing"),
+    assert [(n["number"], n["task_id"]) for n in fork if n["task_id"]] == [
+        (9, "unmoderated_testing"),
+        (10, "unmoderated_testing"),
     ]
     assert found["current"] == fork[-1]["id"]
 
@@ -98,13 +103,13 @@ def test_a_decision_made_later_is_not_so_far_before_it(home):
         "saltar",
         "planifica un test de usabilidad de la reserva",
         "decidimos hacer pruebas moderadas porque queremos ver dudas",
-        "/goto 1",
+        "/goto 8",  # before the request: creating Citas and its questions are turns 1-8
         "/fork",
         "¿qué hemos decidido?",
-        "/goto 2",
+        "/goto 10",
         "¿qué hemos decidido?",
     )
-    before, after = said.split("Ahora estás en el turno 2")
+    before, after = said.split("Ahora estás en el turno 10")
     # The decision is on the branch that went on: this one says so, never "none yet".
     assert (
         "No hay decisiones en esta rama de 'Citas'; hay 1 en otras ramas"
@@ -114,17 +119,18 @@ def test_a_decision_made_later_is_not_so_far_before_it(home):
 
 
 def test_goto_an_unknown_turn_or_branch_says_so(home):
-    said = shell(home, *ATLAS, "/goto 9")
+    atlas(home)
+    said = shell(home, "/goto 9")
     assert "9" in said and "Now at turn" not in said
     said = shell(home, "/goto nowhere")
     assert "nowhere" in said and "Now at turn" not in said
 
 
 def test_each_answer_stores_the_project_state_on_its_own_path(home, cli_store):
+    atlas(home)
     run(home, "config", "set", "keyframe_every", "2")
     shell(
         home,
-        *ATLAS,
         "plan a usability test for the checkout",
         "write personas for our shoppers",
         "we decided to use moderated testing because we need to probe hesitation",
@@ -144,9 +150,9 @@ def test_each_answer_stores_the_project_state_on_its_own_path(home, cli_store):
 
 
 def test_ask_from_a_turn_answers_on_a_branch_and_the_prompt_sees_only_that_path(home):
+    atlas(home)
     shell(
         home,
-        *ATLAS,
         "plan a usability test for the checkout",
         "write personas for our shoppers",
     )
@@ -166,9 +172,9 @@ def test_ask_from_a_turn_answers_on_a_branch_and_the_prompt_sees_only_that_path(
 
 
 def test_going_back_by_talking_is_confirmed_first_in_both_languages(home):
+    atlas(home)
     said = shell(
         home,
-        *ATLAS,
         "plan a usability test for the checkout",
         "write personas for our shoppers",
         "we decided to use moderated testing because we need to probe hesitation",
@@ -204,9 +210,9 @@ def _without_ids(line: dict) -> list:
 
 
 def test_the_tree_round_trips_through_export_and_import(home, tmp_path):
+    atlas(home)
     shell(
         home,
-        *ATLAS,
         "plan a usability test for the checkout",
         "write personas for our shoppers",
         "/fork 2 remote",
@@ -235,10 +241,10 @@ def fake_gemini(tmp_path: Path) -> dict[str, str]:
 
 
 def test_trying_the_same_request_with_another_provider_answers_beside_the_first(home, tmp_path):
+    atlas(home)
     extra = fake_gemini(tmp_path)
     said = shell(
         home,
-        *ATLAS,
         "plan a usability test for the checkout",
         "try that again with gemini",
         "¿qué diría codex?",
@@ -257,10 +263,10 @@ def test_trying_the_same_request_with_another_provider_answers_beside_the_first(
 
 
 def test_compare_two_providers_and_keep_one_with_a_reason(home, tmp_path):
+    atlas(home)
     extra = fake_gemini(tmp_path)
     said = shell(
         home,
-        *ATLAS,
         "plan a usability test for the checkout",
         "/compare offline gemini",
         "2 because it is shorter",
@@ -277,7 +283,7 @@ def test_compare_two_providers_and_keep_one_with_a_reason(home, tmp_path):
     assert [n["role"] for n in answers] == ["agent"] * 3, "three answers to one request"
     history = json.loads(run(home, "history", "--json").stdout)
     turns = history["turns"] if isinstance(history, dict) else history
-    assert sorted(t["provider"] for t in turns if t["role"] == "agent") == [
+    assert sorted(t["provider"] for t in turns if t["role"] == "agent" and t["task_id"]) == [
         "gemini",
         "offline",
         "offline",
@@ -287,7 +293,8 @@ def test_compare_two_providers_and_keep_one_with_a_reason(home, tmp_path):
 
 
 def test_continue_says_where_the_conversation_goes_on(home):
-    shell(home, *ATLAS, "plan a usability test for the checkout", "/fork 1 again")
+    atlas(home)
+    shell(home, "plan a usability test for the checkout", "/fork 1 again")
     asked = run(home, "ask", "--continue", "plan a diary study")
     assert asked.returncode == 0, asked.stderr
     assert "Continuing 'Atlas' from turn 1 (again)." in asked.stderr

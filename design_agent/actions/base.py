@@ -45,6 +45,8 @@ class ActionContext:
     project: Project | None
     state: ConversationState
     message: str = ""
+    # The web page asks: a file made (a report) is offered as a download, not written.
+    downloads: bool = False
 
     def done(
         self, action: str, key: str, data: dict[str, Any] | None = None, **kw: Any

@@ -14,6 +14,7 @@ from design_agent.actions.base import ActionContext, ActionResult, action, answe
 from design_agent.actions.tree import current_node
 from design_agent.core.events import ActionDone
 from design_agent.core.text import fold
+from design_agent.memory import Memory
 from design_agent.memory.models import Decision, DecisionCounts, ListedDecision, Project
 from design_agent.understanding.conversation import (
     CompareChoice,
@@ -41,14 +42,40 @@ def store(
     """Record one decision in the project and in process memory, at the turn it belongs to
     (the answer that proposed it, or where the conversation is): only that turn's branch
     has it "so far"."""
-    memory = ctx.services.memory
     node = turn_id if turn_id is not None else current_node(ctx)
+    memory = ctx.services.memory
+    return record_decision(memory, project, decision, rationale, node, turn_id, context)
+
+
+def record_decision(
+    memory: Memory,
+    project: Project,
+    decision: str,
+    rationale: str,
+    node: int | None,
+    turn_id: int | None = None,
+    context: str | None = None,
+) -> Decision:
+    """Record one decision at `node` of the conversation tree (None: on every path), with
+    the same entry in process memory, in one transaction: what the shell does when the user
+    says it, and the MCP tool `record_decision` too. Idempotent: a decision the project
+    keeps already (the same words, any case or accents), on this path, is that one, not a
+    second copy."""
+    kept = _kept(memory.decisions_on_path(node) if node else memory.list_decisions(project.id))
+    same = kept.get(fold(decision).strip())
+    if same is not None:
+        return same
     with memory.transaction():
         stored = memory.add_decision(project.id, decision, rationale, turn_id, node_id=node)
         memory.add_process_memory(
             context or project.name, decision, rationale, project_id=project.id
         )
     return stored
+
+
+def _kept(decisions: list[Decision]) -> dict[str, Decision]:
+    """The current decisions by their folded words."""
+    return {fold(d.decision).strip(): d for d in decisions if d.status == "current"}
 
 
 @action("decisions", "record", RecordDecision)

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 
 from design_agent.core.messages import ago, say
 
+# The turns looked through for the latest method (exchanges in between are skipped).
+RECENT = 20
+
 if TYPE_CHECKING:
     from design_agent.memory.models import Project
     from design_agent.turn.session import Services
@@ -22,7 +25,9 @@ def last_conversation(services: Services, project: Project, language: str) -> st
     if last is None:
         return None
     when = ago((datetime.now(UTC) - last.timestamp).total_seconds(), language)
-    task = services.catalogue.tasks.get(last.task_id or "")
+    # About the latest method worked on: a "yes" or a listing after it is no new topic.
+    worked = [t for t in services.memory.recent_turns(project.id, RECENT) if t.task_id]
+    task = services.catalogue.tasks.get(worked[-1].task_id or "" if worked else "")
     if task is None:
         return when
     return say("last_about", language, when=when, task=task.name.get(language).lower())

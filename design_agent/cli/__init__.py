@@ -59,6 +59,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.match:match",
         "Show which design tasks MESSAGE asks for, best first, scored 0-100.",
     ),
+    "mcp": (
+        "design_agent.mcp.commands:mcp",
+        "Serve design-agent to your AI agent over MCP (stdio), or register it with one.",
+    ),
     "methods": (
         "design_agent.cli.methods:methods",
         "List, show, add, edit and remove the design methods, bundled and your team's.",

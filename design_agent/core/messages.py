@@ -644,6 +644,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report_empty_answer": ("(empty answer)", "(respuesta vacía)"),
     "report_references": ("References", "Referencias"),
     "report_no_references": ("No sources cited.", "No cita fuentes."),
+    "report_cite_guide": ("{title} guide, section {section}", "Guía «{title}», sección {section}"),
+    "report_cite_file": ("{title}, section {section}", "{title}, sección {section}"),
+    "report_sources": ("Bibliography", "Bibliografía"),
+    "report_no_sources": (
+        "The answers cite no guide with a bibliography.",
+        "Las respuestas no citan ninguna guía con bibliografía.",
+    ),
+    "report_page": ("Page {page} of {pages}", "Página {page} de {pages}"),
     "report_checklist": ("Checklist", "Lista de comprobación"),
     "report_no_checklist": ("No checklist stored.", "No hay lista de comprobación guardada."),
     "report_passed": ("passed", "cumplido"),
@@ -683,6 +691,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report_written": (
         "Report of '{name}' written to {path} (answers: {answers}; decisions: {decisions}).",
         "Informe de '{name}' guardado en {path} (respuestas: {answers}; decisiones: {decisions}).",
+    ),
+    "report_ready": (
+        "The report of '{name}' is ready ({format}; answers: {answers}; decisions: {decisions}).",
+        "El informe de '{name}' está listo ({format}; respuestas: {answers}; "
+        "decisiones: {decisions}).",
     ),
     # -- login probes and the provider fallback chain (providers/login.py, fallback.py) -------
     "fallback_moved": (

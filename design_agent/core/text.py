@@ -1,8 +1,8 @@
 """Text basics every layer shares: folding (case and accents) and words for comparing what
 a person typed with what design-agent knows, token estimates for prompt budgets, text
 that is always valid Unicode, text safe for a terminal or a log, the bounded part of a
-message that is read, and a database URL without its password. Which words mean what, per
-language, is data: the lexicon (design_agent/lexicon/<language>/*.yaml, read by
+message that is read, and a database URL without its password. Which words mean what,
+per language, is data: the lexicon (design_agent/lexicon/<language>/*.yaml, read by
 core/lexicon.py and understanding/)."""
 
 from __future__ import annotations

@@ -86,6 +86,9 @@ class AssembledPrompt:
     sections: list[Section]
     tokens: dict[str, int]
     dropped: list[str]
+    # Each block's text by name (BLOCKS; empty ones left out): the MCP brief of a method is
+    # the prompt without its `request` block.
+    blocks: dict[str, str] = field(default_factory=dict)
 
     @property
     def total_tokens(self) -> int:
@@ -134,7 +137,8 @@ def assemble(
     dropped += [f"{n} older turn(s)" for n in [recalled_dropped] if n]
     user = [blocks[name] for name in BLOCKS[1:] if blocks.get(name)]
     tokens = {name: estimate_tokens(blocks[name]) if blocks.get(name) else 0 for name in BLOCKS}
-    return AssembledPrompt(blocks["persona"], "\n\n".join(user), sections, tokens, dropped)
+    kept = {name: blocks[name] for name in BLOCKS if blocks.get(name)}
+    return AssembledPrompt(blocks["persona"], "\n\n".join(user), sections, tokens, dropped, kept)
 
 
 def persona_block(agent: Agent, language: str) -> str:

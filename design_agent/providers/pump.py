@@ -6,7 +6,8 @@ stdout pipe), stdout, stderr, a wake-up pipe for `request_stop` and, on
 Linux, a pidfd that becomes readable when the CLI exits. It hands the parsed
 events to the consumer through an unbounded queue, so however slowly the
 answer is shown, the CLI is never blocked on a full pipe and the timeouts
-measure the CLI's silence, never ours. Stopping (cancel or timeout) sends
+measure the CLI's silence, never ours; text past the answer's limit is dropped
+before the queue, so a slow consumer never holds more than that. Stopping (cancel or timeout) sends
 SIGINT to the group at once, SIGTERM after 0.5 s, SIGKILL after 1 s, and
 gives up on the pipes after 1.5 s, so a stop always ends within 2 s.
 
@@ -93,8 +94,12 @@ class StreamPump:
         timeouts: Timeouts,
         stdin: bytes,
         stall_signatures: list[str] | None = None,
+        text_limit: int | None = None,
     ) -> None:
         self._spawned = spawned
+        # Text past what the consumer keeps is read and dropped here, not queued: a consumer
+        # slowed by a busy machine would otherwise hold the whole answer in the queue.
+        self._text_left = text_limit if text_limit is not None else -1
         self._stalls = [s.casefold() for s in stall_signatures or []]
         self.pgid = spawned.pgid
         self._tree = RunTree(spawned.proc.pid, spawned.run_id)
@@ -253,10 +258,22 @@ class StreamPump:
             self._close_pipe(selector, key)
         for item in items:
             for event in self._parser.feed(item):
-                yield self._note(event)
+                if self._wanted(self._note(event)):
+                    yield event
         if not chunk:
             for event in self._parser.end():
-                yield self._note(event)
+                if self._wanted(self._note(event)):
+                    yield event
+
+    def _wanted(self, event: ParsedEvent) -> bool:
+        """Whether `event` goes to the consumer: all but text past the text limit (the first
+        text that crosses it goes, so the consumer sees the answer was cut)."""
+        if not isinstance(event, TextDelta) or self._text_left < 0:
+            return True
+        if self._text_left == 0:
+            return False
+        self._text_left = max(0, self._text_left - len(event.text))  # chars <= UTF-8 bytes
+        return True
 
     def _note(self, event: ParsedEvent) -> ParsedEvent:
         outcome = self.outcome

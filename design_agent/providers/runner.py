@@ -58,7 +58,7 @@ from design_agent.providers.process import spawn
 from design_agent.providers.pump import StreamPump
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.resolve import BinaryLookup, find_binary, not_installed_error
-from design_agent.providers.run import BaseRun, ProviderRun
+from design_agent.providers.run import ANSWER_LIMIT_BYTES, BaseRun, ProviderRun
 from design_agent.providers.scratch import make_scratch, remove_stale
 from design_agent.providers.spec import AdapterSpec
 
@@ -193,7 +193,14 @@ class CliRun(BaseRun):
             message = f"{self.spec.display_name} could not be started ({e}); is it installed right?"
             raise ProviderCrashedError(message, provider=self.spec.name) from e
         spec = self.spec
-        return StreamPump(spawned, parser, spec.timeouts, invocation.stdin, spec.stall_signatures)
+        return StreamPump(
+            spawned,
+            parser,
+            spec.timeouts,
+            invocation.stdin,
+            spec.stall_signatures,
+            text_limit=ANSWER_LIMIT_BYTES + 1,  # one byte past it: the consumer cuts there
+        )
 
     def _public(self, event: ParsedEvent) -> Iterator[RunEvent]:
         if isinstance(event, TextDelta):

@@ -9,7 +9,15 @@ file that never silently replaces another (files.py).
 from __future__ import annotations
 
 from design_agent.report.data import ReportData, gather, parse_turns
-from design_agent.report.files import FORMATS, ReportFormat, free_path, render, write_report
+from design_agent.report.files import (
+    FORMATS,
+    ReportFormat,
+    free_path,
+    render,
+    report_bytes,
+    report_stem,
+    write_report,
+)
 from design_agent.report.html import to_html
 from design_agent.report.markdown import to_markdown
 from design_agent.report.pdf import RendererMissingError, find_chromium, print_pdf
@@ -25,6 +33,8 @@ __all__ = [
     "parse_turns",
     "print_pdf",
     "render",
+    "report_bytes",
+    "report_stem",
     "to_html",
     "to_markdown",
     "write_report",

@@ -21,6 +21,7 @@ from design_agent.core.numbers import turn_number
 from design_agent.knowledge.registry import Catalogue
 from design_agent.memory import Memory
 from design_agent.memory.models import Decision, ListedDecision, Project, Turn
+from design_agent.report.sources import Source, Sources
 from design_agent.understanding.conversation import load_state
 from design_agent.understanding.language import detect_language
 
@@ -85,6 +86,8 @@ class ReportAnswer(_Frozen):
     timestamp: datetime
     citations: list[str]
     checklist: list[CheckItem]
+    # The citations as a reader says them ("Usability test plan guide, section Procedure").
+    references: list[str] = []
 
 
 class ReportData(_Frozen):
@@ -97,6 +100,8 @@ class ReportData(_Frozen):
     briefs: list[ReportBrief]
     decisions: list[ReportDecision]
     answers: list[ReportAnswer]
+    # The cited guides' own bibliographies, listed at the end.
+    sources: list[Source] = []
 
 
 def parse_turns(text: str | None, language: str = "en") -> list[int] | None:
@@ -143,6 +148,8 @@ def gather(
     """The report of `project` from turn `node`'s path (None: the latest turn's)."""
     node = _live(memory, project, node)
     chosen = _numbered(memory, project, turns, language) if turns else _latest(memory, node)
+    sources = Sources(catalogue, language)
+    answers = [_answer(memory, catalogue, turn, language, sources) for turn in chosen]
     return ReportData(
         project=project,
         language=language,
@@ -150,7 +157,8 @@ def gather(
         context=_context(memory.metadata(project.id)),
         briefs=_briefs(memory, project),
         decisions=_report_decisions(memory, project, node, language),
-        answers=[_answer(memory, catalogue, turn, language) for turn in chosen],
+        answers=answers,
+        sources=sources.bibliography([c for a in answers for c in a.citations]),
     )
 
 
@@ -172,7 +180,7 @@ def _latest(memory: Memory, node: int | None) -> list[Turn]:
         return []
     latest: dict[str, Turn] = {}
     for turn in memory.path_to(node):
-        if turn.role == "agent" and turn.status == "complete" and turn.task_id:
+        if _is_answer(turn) and turn.status == "complete" and turn.task_id:
             latest.pop(turn.task_id, None)  # re-inserted: ordered by its latest answer
             latest[turn.task_id] = turn
     return list(latest.values())
@@ -190,11 +198,17 @@ def _numbered(
             raise NotFoundError(say("report_no_turn", language, number=number)) from e
         if turn.role == "user":
             answers = [t for t in memory.children(turn.id) if t.role == "agent"]
-            if not answers:
-                raise UsageError(say("report_no_answer", language, number=number))
-            turn = answers[-1]
+            turn = answers[-1] if answers else turn
+        if not _is_answer(turn):  # a question, or the reply to a meta-request
+            raise UsageError(say("report_no_answer", language, number=number))
         chosen[turn.id] = turn
     return list(chosen.values())
+
+
+def _is_answer(turn: Turn) -> bool:
+    """A design answer: an agent's turn with a method, not an exchange's reply."""
+    exchange = (turn.validation or {}).get("exchange")
+    return turn.role == "agent" and bool(turn.task_id) and not exchange
 
 
 def _decisions(memory: Memory, project: Project, node: int | None) -> list[Decision]:
@@ -266,11 +280,15 @@ def _briefs(memory: Memory, project: Project) -> list[ReportBrief]:
     return briefs
 
 
-def _answer(memory: Memory, catalogue: Catalogue, turn: Turn, language: str) -> ReportAnswer:
-    """An answer turn with its method's and persona's names and its stored checklist."""
+def _answer(
+    memory: Memory, catalogue: Catalogue, turn: Turn, language: str, sources: Sources
+) -> ReportAnswer:
+    """An answer turn with its method's and persona's names, its stored checklist and its
+    citations as a reader says them."""
     task = catalogue.tasks.get(turn.task_id or "")
     agent = catalogue.agents.get(turn.agent_id or (task.agent if task else ""))
     validation = turn.validation or {}
+    citations = [str(c) for c in validation.get("citations") or []]
     return ReportAnswer(
         number=memory.turn_number(turn.id),
         task_id=turn.task_id,
@@ -280,13 +298,19 @@ def _answer(memory: Memory, catalogue: Catalogue, turn: Turn, language: str) -> 
         request=_request(memory, turn),
         text=turn.message,
         timestamp=turn.timestamp,
-        citations=[str(c) for c in validation.get("citations") or []],
+        citations=citations,
         checklist=[_check(item) for item in validation.get("items") or []],
+        references=[sources.readable(c) for c in citations],
     )
 
 
 def _request(memory: Memory, turn: Turn) -> str:
-    """The user's message this turn answers ("" when it answers none)."""
+    """The design request this turn answers: as saved with the answer when the message
+    before it said something else ("2" picking a method, "make it shorter"), else that
+    message ("" when it answers none)."""
+    asked = (turn.validation or {}).get("request")
+    if asked:
+        return str(asked)
     if turn.parent_id is None:
         return ""
     parent = memory.get_turn(turn.parent_id)

@@ -56,6 +56,16 @@ def render(data: ReportData, fmt: ReportFormat) -> str:
     return to_html(data) if fmt == "html" else to_markdown(data)
 
 
+def report_bytes(
+    data: ReportData, fmt: ReportFormat, environ: Mapping[str, str] | None = None
+) -> bytes:
+    """The report's file content: Markdown or HTML as UTF-8, or the printed PDF (whose
+    images are their alt text: it travels alone)."""
+    if fmt == "pdf":
+        return print_pdf(to_html(data, link_images=False), data.language, environ)
+    return render(data, fmt).encode("utf-8")
+
+
 def write_report(
     data: ReportData,
     fmt: ReportFormat,
@@ -72,10 +82,7 @@ def write_report(
         existing_file(out)  # a link, FIFO or device is refused before any work
     path = out if out is not None else free_path(folder, report_stem(data), fmt, data.language)
     try:
-        if fmt == "pdf":
-            content = print_pdf(to_html(data, link_images=False), data.language, environ)
-        else:
-            content = render(data, fmt).encode("utf-8")
+        content = report_bytes(data, fmt, environ)
         write_file(path, content, replace=replace or out is None)  # ours when claimed
     except BaseException:
         _drop(path, claimed=out is None)

@@ -52,6 +52,7 @@ def to_markdown(data: ReportData) -> str:
     blocks += [_heading(section(SECTIONS[0], data)), *_context(data)]
     blocks += [_heading(section(SECTIONS[1], data)), *_decisions(data)]
     blocks += [_heading(section(SECTIONS[2], data)), *_answers(data)]
+    blocks += [_heading(section(SECTIONS[3], data)), _sources(data)]
     return "\n\n".join(blocks).rstrip() + "\n"
 
 
@@ -74,9 +75,14 @@ def _link(found: Heading) -> str:
 
 
 def _contents(data: ReportData) -> list[str]:
-    lines = [f"- {_link(section(key, data))}" for key in SECTIONS]
-    answers = [f"  - {_link(answer_heading(a, i, data))}" for i, a in enumerate(data.answers, 1)]
-    return [_heading(contents(data)), "\n".join(lines + answers)]
+    lines = []
+    for key in SECTIONS:
+        lines.append(f"- {_link(section(key, data))}")
+        if key == "report_answers":
+            lines += [
+                f"  - {_link(answer_heading(a, i, data))}" for i, a in enumerate(data.answers, 1)
+            ]
+    return [_heading(contents(data)), "\n".join(lines)]
 
 
 def _context(data: ReportData) -> list[str]:
@@ -129,7 +135,7 @@ def _answer(answer: ReportAnswer, index: int, data: ReportData) -> list[str]:
     if answer.request:
         facts.append(f"- **{say('report_request', lang)}:** {inline(answer.request)}")
     blocks = [_heading(answer_heading(answer, index, data)), "\n".join(facts)]
-    blocks += [contain(answer.text) or say("report_empty_answer", lang)]
+    blocks += [contain(answer.text, _shift_for(answer.text)) or say("report_empty_answer", lang)]
     blocks += [f"{'#' * (SHIFT + 1)} {say('report_references', lang)}", _references(answer, lang)]
     blocks += [f"{'#' * (SHIFT + 1)} {say('report_checklist', lang)}", _checklist(answer, lang)]
     return blocks
@@ -143,10 +149,31 @@ def _team_method(answer: ReportAnswer, lang: str) -> list[str]:
     return [f"- **{say('report_method', lang)}:** {method}"]
 
 
+def _shift_for(text: str) -> int:
+    """How far an answer's headings move down so that its top one is a level 4 (under the
+    answer's own level 3): its `#` or, when it starts at `##`, its `##`."""
+    if "#" not in text and not _SETEXT_UNDERLINE.search(text):
+        return SHIFT
+    levels = [int(t.tag[1]) for t in _PARSER.parse(text) if t.type == "heading_open"]
+    return SHIFT + 1 - min(levels) if levels else SHIFT
+
+
 def _references(answer: ReportAnswer, lang: str) -> str:
-    if not answer.citations:
+    cited = answer.references or answer.citations
+    if not cited:
         return say("report_no_references", lang)
-    return "\n".join(f"{n}. {_citation(c)}" for n, c in enumerate(answer.citations, 1))
+    return "\n".join(f"{n}. {_citation(c)}" for n, c in enumerate(cited, 1))
+
+
+def _sources(data: ReportData) -> str:
+    """Each cited guide's own bibliography: its title, then its entries."""
+    if not data.sources:
+        return say("report_no_sources", data.language)
+    items = []
+    for source in data.sources:
+        entries = [f"  - {' '.join(contain(e, 0).split())}" for e in source.entries]
+        items.append("\n".join([f"- **{inline(source.title)}**", *entries]))
+    return "\n".join(items)
 
 
 def _citation(text: str) -> str:

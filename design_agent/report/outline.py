@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from design_agent.core.messages import say
 from design_agent.report.data import ReportAnswer, ReportData
 
-SECTIONS = ("report_context", "report_decisions", "report_answers")
+SECTIONS = ("report_context", "report_decisions", "report_answers", "report_sources")
 _NOT_SLUG = re.compile(r"[^\w\- ]", re.UNICODE)
 
 

@@ -4,12 +4,15 @@
 
 Every error leaves as `{"error": {code, message, exit_code}}` (see
 api_errors.py); the Guard middleware (security.py) checks Host, Origin and
-the token before any route runs. Imported only when a server starts.
+the token before any route runs, /mcp (the MCP endpoint, mcp/http.py)
+included. Imported only when a server starts.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -17,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.routing import Route
 
 from design_agent import __version__
 from design_agent.core.errors import DesignAgentError, ExitCode
@@ -39,6 +43,7 @@ HTTP_CODES = {
 
 def create_app(context: ServerContext) -> FastAPI:
     """The server's app; its shared state is `app.state.context`."""
+    from design_agent.mcp.http import PATH, McpEndpoint
     from design_agent.server import (
         ask_route,
         routes_guides,
@@ -46,10 +51,19 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_pages,
         routes_projects,
         routes_providers,
+        routes_report,
         routes_team,
+        routes_tree,
         routes_turns,
         team_auth,
     )
+
+    mcp = McpEndpoint(context.shared)  # MCP over streamable HTTP, behind the same Guard
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with mcp.running():
+            yield
 
     app = FastAPI(
         title="design-agent",
@@ -57,6 +71,7 @@ def create_app(context: ServerContext) -> FastAPI:
         openapi_url="/api/openapi.json",
         docs_url=None,
         redoc_url=None,
+        lifespan=lifespan,
     )
     app.state.context = context
     for module in (
@@ -66,12 +81,15 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_memory,
         routes_providers,
         routes_guides,
+        routes_report,
         routes_team,
+        routes_tree,
         team_auth,
         ask_route,
     ):
         app.include_router(module.router)
     app.include_router(team_auth.pages)
+    app.router.routes.append(Route(PATH, endpoint=mcp))
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     _add_error_handlers(app)
     app.add_middleware(Guard, context=context)

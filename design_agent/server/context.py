@@ -3,19 +3,17 @@
 `request.app.state.context` is a `ServerContext`. SQLite connections belong
 to one thread, so every request and every turn opens its own Memory
 (`context.memory()` / `context.services()`); the catalogue, matcher,
-knowledge and adapters are read once and shared (they are not changed after
-loading).
+knowledge and adapters are read once and shared (turn/session.py's
+SharedServices, which the MCP server uses too).
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from design_agent.core.paths import HomeLayout
 
@@ -26,12 +24,7 @@ if TYPE_CHECKING:
     from design_agent.memory.url import DatabaseUrl
     from design_agent.providers.spec import AdapterSpec
     from design_agent.server.turns import TurnManager
-    from design_agent.turn.session import Services
-
-# Services' cached properties that are the same for every turn of the process.
-SHARED = ("knowledge", "matcher", "adapters", "event_log")
-# How often the catalogue's files are looked at for a change (a stat of each).
-RECHECK_SECONDS = 1.0
+    from design_agent.turn.session import Services, SharedServices
 
 
 @dataclass(frozen=True)
@@ -83,13 +76,15 @@ class ServerContext:
     upload_limit_mb: int = 10
     database: DatabaseUrl | None = None  # None: the home's file (cli/context.py resolves it)
     team: TeamSettings | None = None  # `serve --team`: people sign in; no token
-    _shared: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
-    _lock: threading.RLock = field(default_factory=threading.RLock, init=False, repr=False)
-    _checked: float = field(default=0.0, init=False, repr=False)
+    # The home's services, shared by every request and turn (turn/session.py); the MCP
+    # endpoint at /mcp uses the same ones.
+    shared: SharedServices = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         from design_agent.server.turns import TurnManager
+        from design_agent.turn.session import SharedServices
 
+        self.shared = SharedServices(self.home, self.database)
         if self.database is not None and self.database.is_postgres:
             # Several processes may serve it: its turns are shared through the database.
             from design_agent.server.shared_turns import SharedTurnManager
@@ -113,53 +108,22 @@ class ServerContext:
     def memory(self, person: Person | None = None) -> Iterator[Memory]:
         """This thread's own connection to the home's database, closed after the block;
         every call made as `person` (a team's), else as the home's owner."""
-        from design_agent.memory import Memory
-
-        memory = Memory.open(self.database or self.home.database_file).act_as(person)
-        try:
+        with self.shared.memory() as memory:
+            memory.act_as(person)
             yield memory
-        finally:
-            memory.close()
 
     def services(self, person: Person | None = None) -> Services:
         """A turn's services: a fresh Memory acting as `person` (close it:
         `services.memory.close()`) and the shared catalogue, matcher, knowledge, adapters."""
-        from design_agent.memory import Memory
-        from design_agent.turn.session import Services
-
-        memory = Memory.open(self.database or self.home.database_file).act_as(person)
-        services = Services(self.home, self.catalogue(), memory)
-        with self._lock:  # each built once, by the first turn that needs it
-            for name in SHARED:
-                if name not in self._shared:
-                    self._shared[name] = getattr(services, name)
-                services.__dict__[name] = self._shared[name]
+        services = self.shared.services()
+        services.memory.act_as(person)
         return services
 
     def adapters(self) -> dict[str, AdapterSpec]:
         """The home's provider adapters, bundled and the user's."""
-        with self._lock:
-            if "adapters" not in self._shared:
-                from design_agent.providers.spec import load_adapters
-
-                self._shared["adapters"] = load_adapters(self.catalogue())
-            return self._shared["adapters"]  # type: ignore[no-any-return]
+        return self.shared.adapters()
 
     def catalogue(self) -> Catalogue:
         """The home's catalogue (ConfigError when a bundled file of it is invalid; a broken
-        entry of the home's own is left out). Read again when one of its files changed, at
-        most once a second (a method added with `methods new` while the server runs)."""
-        from design_agent.knowledge.registry import catalogue_signature, load_catalogue_cached
-
-        with self._lock:
-            current: Catalogue | None = self._shared.get("catalogue")
-            now = time.monotonic()
-            if current is not None and now - self._checked < RECHECK_SECONDS:
-                return current
-            self._checked = now
-            if current is None or catalogue_signature(self.home) != current.signature:
-                for name in ("knowledge", "matcher", "adapters"):
-                    self._shared.pop(name, None)  # built again from the new catalogue
-                current = load_catalogue_cached(self.home).require_valid()
-                self._shared["catalogue"] = current
-            return current
+        entry of the home's own is left out), read again when one of its files changed."""
+        return self.shared.catalogue()

@@ -91,7 +91,17 @@ def search(
             results = memory.search(q, all_projects=True, limit=limit)
         else:
             results = memory.search(q, project_of(memory, str(project)).id, limit=limit)
-    return {"results": jsonable(results)}
+        found: dict[str, Any] = jsonable(results)
+        _number_turns(memory, found)
+    return {"results": found}
+
+
+def _number_turns(memory: Any, results: dict[str, Any]) -> None:
+    """A turn hit gets its number (as /tree shows it), so the page can open that turn."""
+    for group in results.get("groups") or []:
+        for hit in group.get("hits") or []:
+            if hit.get("kind") == "turn":
+                hit["number"] = memory.turn_number(int(hit["id"]))
 
 
 class DecisionEditBody(BaseModel):

@@ -1,23 +1,23 @@
 """/api/v1 what a project's people share: its members and roles, its audit log, and its
-report and export as downloads (each filtered by what the person may see).
+export as a download (each filtered by what the person may see; the report is
+routes_report.py's).
 
     GET    /projects/{id}/members                  {members: [{name, role, added_at}]}
     PUT    /projects/{id}/members/{name}           {role} -> the member (owners only)
     DELETE /projects/{id}/members/{name}           204 (owners only; the last owner stays)
     GET    /audit?project=ID&limit=N               {entries} (a project's owners; all: admins)
-    GET    /projects/{id}/report?format=md|html    the stakeholder report, as a download
     GET    /projects/{id}/export                   the project's export (JSON), as a download
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
 from design_agent.memory.models import TeamRole
-from design_agent.server.deps import context_of, jsonable, memory_of, project_of
+from design_agent.server.deps import jsonable, memory_of, project_of
 
 router = APIRouter(prefix="/api/v1", tags=["team"])
 
@@ -62,28 +62,6 @@ def audit(request: Request, project: str | None = None, limit: int = 100) -> dic
         project_id = project_of(memory, project).id if project else None
         entries = memory.audit_log(project_id, max(1, min(limit, 1000)))
     return {"entries": jsonable(entries)}
-
-
-@router.get("/projects/{project_id}/report", response_model=None)
-def report(
-    project_id: str, request: Request, format: Literal["md", "html"] = "md", lang: str = "en"
-) -> Response:
-    """The stakeholder report of the project (as `projects report`), to download."""
-    from design_agent.report import gather, render
-    from design_agent.report.data import report_language, saved_node
-    from design_agent.report.files import report_stem
-
-    catalogue = context_of(request).catalogue()
-    with memory_of(request) as memory:
-        project = project_of(memory, project_id)
-        language = report_language(memory, project, "auto", lang if lang in ("en", "es") else None)
-        data = gather(memory, catalogue, project, language, saved_node(memory, project))
-    media = "text/markdown" if format == "md" else "text/html"
-    return Response(
-        render(data, format),
-        media_type=f"{media}; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{report_stem(data)}.{format}"'},
-    )
 
 
 @router.get("/projects/{project_id}/export", response_model=None)

@@ -41,7 +41,8 @@ def start_turn(project_id: str, body: TurnBody, request: Request) -> dict[str, A
         memory.require(project.id, "editor")  # a viewer reads; talking is an editor's
     if body.provider:
         _check_provider(context.adapters(), body.provider)
-    turn = TurnRequest(message, project.name, body.provider, body.tier, body.start)
+    # The page's turns: a report asked for by talking is offered for download.
+    turn = TurnRequest(message, project.name, body.provider, body.tier, body.start, downloads=True)
     try:
         record = context.turns.start(turn, project.id, person_of(request))
     except ProjectBusy as e:

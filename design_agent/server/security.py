@@ -4,7 +4,9 @@ A local server that holds private work must refuse (see docs/server-api.md):
 - a request whose Host is not this server (DNS rebinding: evil.com resolving
   to 127.0.0.1 would otherwise read the API from a browser): 403;
 - a state-changing request from another page's origin (CSRF): 403;
-- an /api/ call without the token (cookie or Bearer): 401.
+- an /api/ call without the token (cookie or Bearer): 401;
+- the same for /mcp (the MCP endpoint), where any request from another page's origin is
+  refused, as the MCP specification asks of a server, not only a state-changing one.
 No CORS header is ever sent, and HTML carries a strict CSP, nosniff and
 no-referrer (the token is in the first URL; it must never leak in a Referer).
 
@@ -29,6 +31,12 @@ from design_agent.server.context import ServerContext
 COOKIE = "design_agent_token"
 SESSION_COOKIE = "design_agent_session"
 CSRF_HEADER = "x-design-agent"
+MCP_PATH = "/mcp"  # mcp/http.py's PATH (not imported: the Guard loads no MCP code)
+API_UNAUTHORIZED = "open the URL `design-agent serve` printed (it has the token)"
+MCP_UNAUTHORIZED = (
+    "send the server's token as `Authorization: Bearer TOKEN` "
+    "(design-agent server status --show-token prints it)"
+)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSP = (
@@ -122,15 +130,19 @@ def refusal(context: ServerContext, method: str, path: str, headers: dict[str, s
     if headers.get("host", "").lower() not in hosts:
         return 403, "forbidden_host", "this server answers only on its own address"
     origin = headers.get("origin")
+    mcp = path == MCP_PATH or path.startswith(f"{MCP_PATH}/")
     changing = method not in SAFE_METHODS
-    if origin is not None and changing and origin.lower() not in own_origins(context):
+    if origin is not None and (mcp or changing) and origin.lower() not in own_origins(context):
         return 403, "forbidden_origin", "requests from other pages are not accepted"
     if context.team is not None:
+        if mcp:  # its tools act for the home's owner: not for a team's people
+            message = "a team's server does not serve MCP: run `design-agent mcp` in your own home"
+            return 403, "forbidden", message
         if changing and path.startswith("/api/") and not headers.get(CSRF_HEADER):
             message = f"a request that changes something needs the header {CSRF_HEADER}: 1"
             return 403, "forbidden_header", message
-    elif path.startswith("/api/") and not token_matches(context, request_token(headers)):
-        return 401, "unauthorized", "open the URL `design-agent serve` printed (it has the token)"
+    elif (path.startswith("/api/") or mcp) and not token_matches(context, request_token(headers)):
+        return 401, "unauthorized", MCP_UNAUTHORIZED if mcp else API_UNAUTHORIZED
     if _declared_size(headers) > (context.upload_limit_mb + 1) * 1024 * 1024:
         # Refused before the body is read (the route checks what is actually sent).
         return 413, "too_large", f"uploads are limited to {context.upload_limit_mb} MB"

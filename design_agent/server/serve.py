@@ -180,7 +180,7 @@ def _uvicorn_server(context: ServerContext) -> Any:
         create_app(context),
         log_level="warning",
         access_log=False,
-        lifespan="off",
+        lifespan="on",  # the MCP endpoint's task group (mcp/http.py)
         ws="none",
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )

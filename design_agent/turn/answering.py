@@ -28,7 +28,6 @@ from design_agent.core.events import (
 from design_agent.core.messages import say
 from design_agent.core.models import Agent, Task
 from design_agent.knowledge.prompt import PastTurn
-from design_agent.knowledge.validation import validate_answer
 from design_agent.memory.faults import STORAGE_ERRORS
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.memory.recovery import Unsaved, not_saved, reserve
@@ -36,10 +35,10 @@ from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.turn.budget import budget_gate
 from design_agent.turn.clarify import TaskChooser
 from design_agent.turn.fallback import FallbackChain
-from design_agent.turn.grounding import project_terms
 from design_agent.turn.questions import reasked
 from design_agent.turn.recording import save_answer, save_exchange, save_request
 from design_agent.turn.request_builder import BuiltRequest, RequestInputs, build_request
+from design_agent.turn.review import review
 from design_agent.turn.types import RECENT_TURNS, Chosen, Preferences, Timer, TurnState
 from design_agent.understanding.conversation import ConversationState, LastAnswer
 
@@ -59,8 +58,11 @@ Show = Callable[["ActionResult", TurnState, Timer], Iterator[Any]]
 
 
 def default_project(memory: Any) -> Project:
-    """The project a request gets when none is active yet, so nothing is lost."""
-    project: Project = memory.switch_project(memory.create_project(DEFAULT_PROJECT).id)
+    """The project a request (or a decision recorded over MCP) gets when none is active
+    yet, so nothing is lost: "General", made the first time and found again after."""
+    found = memory.lookup_project(DEFAULT_PROJECT).exact
+    general = found if found is not None else memory.create_project(DEFAULT_PROJECT)
+    project: Project = memory.switch_project(general.id)
     return project
 
 
@@ -171,8 +173,15 @@ class Answering:
         options = "\n".join(f"{o.number}. {o.name}" for o in event.options)
         question = getattr(event, "question", "")
         node = turn.conversation.node
+        picks = {"options": [o.model_dump() for o in event.options], "question": question}
         user_id, agent_id = save_exchange(
-            self.memory, turn.project, turn.request.message, f"{question}\n{options}", node
+            self.memory,
+            turn.project,
+            turn.request.message,
+            f"{question}\n{options}",
+            node,
+            kind="choice",
+            extra=picks,
         )
         moved_on(turn, agent_id)
         yield TurnSaved(
@@ -261,18 +270,16 @@ class Answering:
     ) -> Iterator[Any]:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         task = chosen.task
-        validation = validate_answer(
-            stream.text,
-            task,
-            turn.language,
-            request.loaded,
-            project_terms(turn.context),
-            offline=request.offline,
+        validation = review(
+            stream.text, task, turn.language, turn.context, request.loaded, request.offline
         )
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )
-        agent_turn = self._save(turn, task, agent, stream, validation, user_turn, request)
+        asked = chosen.request_text if chosen.request_text != turn.request.message else None
+        agent_turn = self._save(
+            turn, task, agent, stream, validation, user_turn, request, asked, chosen
+        )
         yield TurnSaved(
             step=8,
             ms=timer.lap("memory"),
@@ -300,9 +307,12 @@ class Answering:
         validation: Any,
         user_turn: int,
         request: BuiltRequest,
+        asked: str | None = None,
+        chosen: Chosen | None = None,
     ) -> int:
         """Save the answer (step 8); one the database does not take (a full disk) is kept in
-        the recovery journal instead, and the turn fails saying where."""
+        the recovery journal instead, and the turn fails saying where. `asked`: the design
+        request it answers when the saved message says something else ("2")."""
         assert turn.project is not None
         try:
             with self.memory.transaction():
@@ -317,6 +327,8 @@ class Answering:
                     request.built.tier,
                     request.built.tier_reason,
                     turn.prefs.settings.keyframe_every,
+                    request=asked,
+                    band=_band(chosen),
                 )
         except STORAGE_ERRORS as e:  # SQLite's, or a database server out of reach
             raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e
@@ -391,6 +403,12 @@ def _changed(prefs: Preferences, wanted: AnswerAgain) -> Preferences:
         language=wanted.language or prefs.language,
         provider=wanted.provider or prefs.provider,
     )
+
+
+def _band(chosen: Chosen | None) -> tuple[str, str] | None:
+    """How sure the chosen method was, and why it was chosen, as the footer says it."""
+    event = chosen.event if chosen is not None else None
+    return (event.band, event.reason) if isinstance(event, TaskMatched) else None
 
 
 def _matched(task: Task, last: LastAnswer | None, timer: Timer, reason: str) -> TaskMatched:

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any
 from design_agent.actions.base import ActionResult
 from design_agent.core.events import ActionDone, TaskMatched
 from design_agent.core.messages import say
-from design_agent.knowledge.validation import validate_answer
 from design_agent.providers.runner import start
 from design_agent.turn.answer_stream import AnswerStream
 from design_agent.turn.answering import Answering
-from design_agent.turn.grounding import project_terms
 from design_agent.turn.recording import save_answer, save_request
 from design_agent.turn.request_builder import BuiltRequest, RequestInputs, build_request
+from design_agent.turn.review import review
 from design_agent.turn.types import Chosen, Timer, TurnState
 from design_agent.understanding.conversation import CompareChoice, LastAnswer
 
@@ -145,13 +144,13 @@ class Comparison:
     def _save(self, side: Side, user_turn: int) -> None:
         turn = self.turn
         assert side.stream is not None and turn.project is not None
-        side.validation = validate_answer(
+        side.validation = review(
             side.stream.text,
             self.task,
             turn.language,
+            self.context,
             side.request.loaded,
-            project_terms(self.context),
-            offline=side.request.offline,
+            side.request.offline,
         )
         memory = self.services.memory
         with memory.transaction():

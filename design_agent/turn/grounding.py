@@ -39,8 +39,13 @@ def prompt_context(context: ProjectContext) -> PromptContext:
 
 
 def past_turns(turns: list[Any]) -> list[PastTurn]:
-    """Stored turns as the prompt's recent history."""
-    return [PastTurn(t.role, t.message, t.timestamp.date().isoformat()) for t in turns]
+    """Stored turns as the prompt's recent history: the design requests and answers (an
+    exchange such as "what have we decided?" says nothing the project block does not)."""
+    return [
+        PastTurn(t.role, t.message, t.timestamp.date().isoformat())
+        for t in turns
+        if not (t.validation or {}).get("exchange")
+    ]
 
 
 def project_terms(context: ProjectContext) -> set[str]:

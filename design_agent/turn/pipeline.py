@@ -49,6 +49,7 @@ from design_agent.providers.run import ProviderRun
 from design_agent.providers.runner import RunGroup
 from design_agent.turn.answering import DEFAULT_PROJECT, Answering, default_project
 from design_agent.turn.questions import interrupted, reasked
+from design_agent.turn.recording import record_exchange
 from design_agent.turn.request_builder import RequestInputs, build_request
 from design_agent.turn.session import Services
 from design_agent.turn.types import Chosen, Preferences, Timer, TurnRequest, TurnState
@@ -85,6 +86,8 @@ class Pipeline:
         self._group = RunGroup()
         self._sides: list[Side] = []  # a /compare's runs start on threads of their own
         self._ignored: set[str] = set()  # stored preferences already said to be ignored
+        # A meta-request said in words is kept in the conversation; a slash command is not.
+        self._recording = True
         self.answering = Answering(services, self._context, self._apply, self._watch)
 
     def cancel(self) -> None:
@@ -145,11 +148,13 @@ class Pipeline:
         prefs = self._preferences(project, request, language, self.services.settings)
         context = self.answering.project_context(project, state) if project else None
         turn = TurnState(request, project, context, prefs, state)
+        self._recording = False
         try:
             for event in self._scoped(self._meta(envelope, turn, timer)):
                 seen.append(event)
                 yield event
         finally:
+            self._recording = True
             finish_state(self.memory, turn.conversation)
             self.event_log.write(seen)
 
@@ -348,8 +353,8 @@ class Pipeline:
         if envelope is not None:
             yield from self._meta(envelope, turn, timer)
             return
-        stray = stray_reply(message, None, self._context(turn))
-        if stray is not None:  # "yes" to nothing: said so rather than guessing a method
+        stray = stray_reply(message, self._context(turn))
+        if stray is not None:  # "yes" or "la primera" to nothing: said so, no method guessed
             yield from self._apply(stray, turn, timer)
             return
         yield from self.answering.design_turn(turn, timer)
@@ -397,8 +402,14 @@ class Pipeline:
         return ActionResult(done, again)
 
     def _context(self, turn: TurnState) -> ActionContext:
+        request = turn.request
         return ActionContext(
-            self.services, turn.language, turn.project, turn.conversation, turn.request.message
+            self.services,
+            turn.language,
+            turn.project,
+            turn.conversation,
+            request.message,
+            downloads=request.downloads,
         )
 
     # -- meta-requests -------------------------------------------------------------------------
@@ -430,7 +441,10 @@ class Pipeline:
         if isinstance(result.then, CompareAnswers):
             yield from self._compare(result.then, turn, timer)
             return
-        yield from reasked(turn)
+        again = list(reasked(turn))
+        yield from again
+        if self._recording:
+            record_exchange(self.memory, turn, result, again)
         yield self._finished_meta(turn, done, timer)
 
     def _move_to(self, result: ActionResult, turn: TurnState) -> None:

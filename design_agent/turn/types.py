@@ -35,6 +35,9 @@ class TurnRequest:
     start: str | None = None
     # Run even when the project's monthly budget is spent (ask --over-budget, a "yes").
     over_budget: bool = False
+    # Files the turn makes (a report) are offered for download (the web page), never
+    # written to the current folder.
+    downloads: bool = False
 
     @cached_property
     def reading(self) -> str:

@@ -94,7 +94,8 @@ def weigh(
     cues = _cues(lexicon())
     said = _WORD.findall(fold(message).replace("’", "'"))
     body = _without_lead(said, cues)
-    follow, reasons = _going_on(said, body, cues, last)
+    answer = _answer_words(last.id, tuple(_parts(last)))
+    follow, reasons = _going_on(said, body, cues, last, answer)
     if _asks_about_it(message, said, cues):
         follow += 1.5
         reasons.append("a question about the answer")
@@ -102,10 +103,10 @@ def weigh(
     if new:
         reasons.append(f"another method scores {other_band}")
     asked = _phrase_at(said, 0, cues.request_openings) or _phrase_at(body, 0, cues.request_openings)
-    if asked and not _edit_of_answer(body, cues):
+    if asked and not _edit_of_answer(body, cues, answer):
         new += 1.0
         reasons.append("asked as a request of its own")
-    elif _next_step(said, body, cues):
+    elif _next_step(said, body, cues, answer):
         new += 1.0
         reasons.append("the next piece of work")
     # A method of its own named (HIGH) is a new request unless it is put into the answer
@@ -125,9 +126,11 @@ def _without_lead(words: list[str], cues: _Cues) -> list[str]:
     return words[start:]
 
 
-def _going_on(said: list[str], body: list[str], cues: _Cues, last: Task) -> tuple[float, list[str]]:
+def _going_on(
+    said: list[str], body: list[str], cues: _Cues, last: Task, answer: frozenset[str]
+) -> tuple[float, list[str]]:
     follow, reasons = 0.0, []
-    if _edit_of_answer(body, cues):
+    if _edit_of_answer(body, cues, answer):
         follow += 2.5
         reasons.append("an edit of the answer")
     elif body and body[0] in cues.edit_verbs and len(body) <= EDIT_ALONE_WORDS:
@@ -153,13 +156,13 @@ def _going_on(said: list[str], body: list[str], cues: _Cues, last: Task) -> tupl
     return follow, reasons
 
 
-def _next_step(said: list[str], body: list[str], cues: _Cues) -> bool:
+def _next_step(said: list[str], body: list[str], cues: _Cues, answer: frozenset[str]) -> bool:
     """ "now write stories for ...", "ahora prioriza los hallazgos ...": a step after the
     answer, not a change to it (no edit said of the answer)."""
     after_now = len(body) < len(said) and said[0] in cues.next_words
     if not after_now or _continues(said, body, cues):
         return False
-    return not _edit_of_answer(body, cues) and not _inserted(body, cues)
+    return not _edit_of_answer(body, cues, answer) and not _inserted(body, cues)
 
 
 def _continues(said: list[str], body: list[str], cues: _Cues) -> bool:
@@ -182,21 +185,41 @@ def _asks_about_it(message: str, said: list[str], cues: _Cues) -> bool:
     return question and not _phrase_at(said, 0, cues.request_openings)
 
 
-def _edit_of_answer(words: list[str], cues: _Cues) -> bool:
+def _edit_of_answer(words: list[str], cues: _Cues, answer: frozenset[str]) -> bool:
     """An edit verb with the answer (a back-reference) or an adjustment soon after it:
-    "make it shorter", "add a line to the plan", "hazlo más corto"."""
+    "make it shorter", "add a line to the plan", "hazlo más corto". A verb whose object
+    heads another deliverable's name ("haz el mapa de viaje de la primera", after personas)
+    makes that deliverable: it edits nothing."""
     for index, word in enumerate(words):
         if word not in cues.edit_verbs:
             continue
         if word in cues.clitic_edits:
             return True  # "hazlo", "ponlo", "acortalo": the answer is in the verb
-        reach = range(index + 1, min(len(words), index + 1 + EDIT_REACH))
-        if any(
-            _phrase_at(words, i, cues.back_references) or _phrase_at(words, i, cues.adjustments)
-            for i in reach
-        ):
-            return True
+        for i in range(index + 1, min(len(words), index + 1 + EDIT_REACH)):
+            found = _reference_at(words, i, cues, answer)
+            if found == "other":
+                break
+            if found == "answer" or _phrase_at(words, i, cues.adjustments):
+                return True
     return False
+
+
+def _reference_at(
+    words: list[str], start: int, cues: _Cues, answer: frozenset[str]
+) -> Literal["answer", "other"] | None:
+    """What a back-reference at `start` points to: the answer (a pronoun, "eso", or a noun
+    phrase such as "the plan", "la lista"), or another deliverable, when the noun heads a
+    name the answer does not have ("el mapa de viaje" after personas)."""
+    for size in range(1, min(MAX_PHRASE, len(words) - start) + 1):
+        phrase = words[start : start + size]
+        if " ".join(phrase) not in cues.back_references:
+            continue
+        after = start + size
+        compound = after + 1 < len(words) and words[after] in cues.compound_links
+        if size == 1 or phrase[-1] in answer or not compound:
+            return "answer"
+        return "other"
+    return None
 
 
 def _phrase_at(words: list[str], start: int, phrases: frozenset[str]) -> bool:
@@ -210,6 +233,12 @@ def _parts(task: Task) -> list[str]:
     """What names a method's deliverable and its parts, in both languages."""
     spanish = task.es.expected_output if task.es else []
     return [task.name.en, task.name.es or "", *task.expected_output, *spanish]
+
+
+@cache
+def _answer_words(task_id: str, parts: tuple[str, ...]) -> frozenset[str]:
+    """Every word naming a method's deliverable or its parts, short ones too ("map")."""
+    return frozenset(w for part in parts for w in _WORD.findall(fold(part)) if len(w) > 2)
 
 
 @cache
@@ -232,6 +261,7 @@ class _Cues:
     next_words: frozenset[str]
     places: frozenset[str]
     complaints: frozenset[str]
+    compound_links: frozenset[str]
 
 
 @cache
@@ -252,4 +282,5 @@ def _cues(words: Lexicon) -> _Cues:
         words.union("next_words"),
         words.union("places"),
         words.union("complaints"),
+        words.union("compound_links"),
     )

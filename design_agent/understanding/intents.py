@@ -229,7 +229,7 @@ def _intent_data(words: Lexicon) -> dict[str, Any]:
         "small_talk": tuple((kind, plain(name)) for kind, name in SMALL_TALK),
         "acknowledgements": plain("acknowledgements"),
         "help_requests": plain("help_requests"),
-        "cancel_requests": plain("cancel_requests") | plain("short_cancel"),
+        "cancel_requests": plain("cancel_requests") | plain("cancel"),
         "polite_tails": tails,
         "active_project_words": plain("active_project_words"),
         "number_words": {k: int(v) for k, v in words.merged_table("number_words").items()},
@@ -1184,15 +1184,16 @@ _DECISIONS = template(
     r"(?:what|which) decisions (?:have|did) (?:we|i) (?:made|make|taken|take|recorded"
     r"|record)(?: so far| until now| to date| yet)?",
     r"(?:what|which) decisions (?:are there|do we have|do i have|have we got)",
-    r"what (?:have|did) (?:we|i) (?:decided|decide|agreed|agree)(?: on)?(?: so far"
-    r"| until now| up to now| to date| yet| already)?",
+    r"what (?:have|did) (?:we|i) (?:decided|decide|agreed|agree)(?: on)?(?: ⟪here_words⟫)?"
+    r"(?: so far| until now| up to now| to date| yet| already)?(?: ⟪here_words⟫)?",
     r"what s been decided(?: so far)?|what has been decided(?: so far)?",
     r"⟪decisions_commands⟫(?: todas)?(?: las| mis| nuestras| tus)? decisiones(?: tomadas"
     r"| guardadas| registradas| del proyecto| que hemos tomado| que tomamos| hasta ahora"
     r"| hasta el momento)?",
     r"(?:las |mis |nuestras )?decisiones(?: tomadas| del proyecto| hasta ahora)?",
     r"(?:que|cuales) (?:decisiones )?(?:hemos|he|habiamos) (?:decidido|tomado|acordado)"
-    r"(?: hasta ahora| por ahora| de momento| hasta el momento| ya)?",
+    r"(?: ⟪here_words⟫)?(?: hasta ahora| por ahora| de momento| hasta el momento| ya)?"
+    r"(?: ⟪here_words⟫)?",
     r"(?:que|cuales) (?:son las )?decisiones (?:hemos tomado|hay|tenemos|tomamos)"
     r"(?: hasta ahora)?",
     r"que (?:decidimos|acordamos)(?: hasta ahora)?|(?:lista|registro) de decisiones",

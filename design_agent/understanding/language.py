@@ -24,14 +24,10 @@ from design_agent.understanding.request import Role, Word, negation_pairs, read_
 from design_agent.understanding.stemming import stem
 
 __all__ = [
-    "CANCEL",
     "DECISION_WORDS",
-    "NO",
     "QUESTION_STOP_WORDS",
-    "SKIP",
     "STOP_WORDS_EN",
     "STOP_WORDS_ES",
-    "YES",
     "Language",
     "Role",
     "Word",
@@ -42,7 +38,6 @@ __all__ = [
     "negation_pairs",
     "phrase_list",
     "read_request",
-    "reply_of",
     "stem",
 ]
 
@@ -53,11 +48,6 @@ STOP_WORDS_EN = LexiconWords("stop_words", "en")
 STOP_WORDS_ES = LexiconWords("stop_words", "es")
 # Words that carry a question, not its subject: search drops them ("why did we choose ...").
 QUESTION_STOP_WORDS = LexiconWords("question_stop_words")
-# The bare answers to design-agent's own questions (lexicon/<language>/replies.yaml).
-YES = LexiconWords("short_yes")
-NO = LexiconWords("short_no")
-SKIP = LexiconWords("short_skip")
-CANCEL = LexiconWords("short_cancel")
 # Words that name no decision in particular: "the Madrid decision" is about Madrid.
 DECISION_WORDS = LexiconWords("decision_words")
 
@@ -155,8 +145,3 @@ def is_content(word: str, stops: frozenset[str]) -> bool:
 def phrase_list(text: str) -> frozenset[str]:
     """Comma-separated phrases (a phrase may have spaces), folded."""
     return frozenset(fold(p.strip()) for p in text.split(",") if p.strip())
-
-
-def reply_of(message: str) -> str:
-    """A short reply, folded and without its punctuation: "¡Sí!" -> "si"."""
-    return " ".join(fold(message).strip(" .!¡¿?,;").split())

@@ -206,7 +206,7 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 11
+INDEX_FORMAT = 12
 # What a method's shape is worth (understanding/shapes.py): as much as a complete phrase
 # of two ordinary words that names the task.
 SHAPE_VALUE = 1.5
@@ -459,6 +459,7 @@ class Matcher:
         self._prefixes: dict[str, str] = {}
         tasks = list(tasks)
         self._shapes = ShapeIndex.build(tasks, words)
+
         self._build(tasks, usage or {}, usage_es or {})
         del self._words  # what the index needed of the lexicon is in it now
         self._reset_caches()

@@ -82,6 +82,7 @@ class Reading:
     infinitive_endings: tuple[str, ...]
     range_starts: frozenset[str]
     range_ends: frozenset[str]
+    generic_deliverables: frozenset[str]
     triggers_by_first: Mapping[str, list[Phrase]]
     negators: frozenset[str]
     noun_negators: Mapping[str, frozenset[str]]
@@ -137,6 +138,7 @@ def _parts(words: Lexicon) -> dict[str, Any]:
         "infinitive_endings": tuple(sorted(union("infinitive_endings"))),
         "range_starts": union("range_starts"),
         "range_ends": union("range_ends"),
+        "generic_deliverables": union("generic_deliverables"),
     }
 
 
@@ -257,6 +259,7 @@ class _RoleReader:
         self.after_topic_verb = False
         self.after_comma = False
         self.depth = 0
+        self.head_words: list[str] = []  # the content words of the head so far
 
     def mark(self, token: str) -> None:
         self.span, self.span_left = None, 0
@@ -275,12 +278,16 @@ class _RoleReader:
         self.position += 1
         if token in known.span_breaks or self.span_left <= 0:
             self.span = None
-        if token in known.detail_markers or _purpose_clause(words, position, known):
+        if token in known.detail_markers or (
+            _purpose_clause(words, position, known) and not self._only_a_generic_head()
+        ):
             self.part = "detail"
         if self.after_comma and token in known.comma_detail_markers:  # "..., with X and Y"
             self.part = "detail"
         self.after_comma = False
         role: Role = "material" if self.after_topic_verb else (self.span or self.part)
+        if role == "head" and token not in known.stop_words:
+            self.head_words.append(token)
         # A span runs over content words: "ya les pondremos criterios de aceptación".
         self.span_left -= token not in known.stop_words
         self._open_span(words, position)
@@ -288,6 +295,12 @@ class _RoleReader:
         teaches = token in known.topic_verbs and position not in self.unsupported
         self.after_topic_verb = self.after_topic_verb or teaches
         return role
+
+    def _only_a_generic_head(self) -> bool:
+        """ "un plan para reclutar participantes": a head that is only a generic deliverable
+        ("plan", "plantilla") is named by its purpose, which is then no detail."""
+        heads = self.head_words
+        return bool(heads) and all(w in self.known.generic_deliverables for w in heads)
 
     def _open_span(self, words: list[str], position: int) -> None:
         """Start a material or object span after the word at `position`, if it opens one."""

@@ -21,11 +21,14 @@ from design_agent.core.models import Task
 from design_agent.core.text import fold
 
 _PERCENT = re.compile(r"\d+(?:[.,]\d+)?\s*%")
-_TOKEN = re.compile(r"[a-z0-9]+|[.;!¡\n]")
+_TOKEN = re.compile(r"[a-z0-9]+|[.;!¡\n,:]")
 # A question and what follows it are one thought ("can people find it in the menu? just the
 # labels"): only these end a sentence.
 _SENTENCE_MARKS = frozenset(".;!¡\n")
+_CLAUSE_MARKS = frozenset(",:")
 Phrase = tuple[str, ...]
+# A negator this many words before a phrase negates it ("without us watching live").
+NEGATION_REACH = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,8 @@ class ShapeIndex:
     phrases_by_first: dict[str, tuple[tuple[Phrase, str], ...]]
     # (task position, its groups) for every shape
     shapes: tuple[tuple[int, frozenset[str]], ...]
+    # words that negate what follows them: "without us watching live" is no watching
+    negators: frozenset[str]
 
     @classmethod
     def build(cls, tasks: Iterable[Task], words: Lexicon) -> ShapeIndex:
@@ -51,20 +56,23 @@ class ShapeIndex:
                 phrase = tuple(_TOKEN.findall(entry))
                 if phrase:
                     by_first.setdefault(phrase[0], []).append((phrase, group))
-        return cls({w: tuple(p) for w, p in by_first.items()}, shapes)
+        negators = frozenset(
+            w for w in words.union("negation_triggers") | words.union("negators") if " " not in w
+        )
+        return cls({w: tuple(p) for w, p in by_first.items()}, shapes, negators)
 
     def tasks_in(self, text: str) -> frozenset[int]:
         """The positions of the tasks whose shape one sentence of `text` has."""
         if not self.shapes:
             return frozenset()
         found: set[int] = set()
-        for groups in _groups_per_sentence(text, self.phrases_by_first):
+        for groups in _groups_per_sentence(text, self.phrases_by_first, self.negators):
             found.update(task for task, shape in self.shapes if shape <= groups)
         return frozenset(found)
 
 
 def _groups_per_sentence(
-    text: str, by_first: dict[str, tuple[tuple[Phrase, str], ...]]
+    text: str, by_first: dict[str, tuple[tuple[Phrase, str], ...]], negators: frozenset[str]
 ) -> list[frozenset[str]]:
     tokens = _TOKEN.findall(_PERCENT.sub(" percent ", fold(text)))
     sentences: list[frozenset[str]] = []
@@ -75,9 +83,21 @@ def _groups_per_sentence(
                 sentences.append(frozenset(present))
             present = set()
             continue
-        for phrase, group in by_first.get(token, ()):
-            if tuple(tokens[index : index + len(phrase)]) == phrase:
-                present.add(group)
+        phrases = by_first.get(token, ())
+        if phrases and not _negated(tokens, index, negators):
+            for phrase, group in phrases:
+                if tuple(tokens[index : index + len(phrase)]) == phrase:
+                    present.add(group)
     if present:
         sentences.append(frozenset(present))
     return sentences
+
+
+def _negated(tokens: list[str], index: int, negators: frozenset[str]) -> bool:
+    """Whether a negator is among the few words before `index`, in the same clause."""
+    for token in reversed(tokens[max(0, index - NEGATION_REACH) : index]):
+        if token in _CLAUSE_MARKS:
+            return False
+        if token in negators:
+            return True
+    return False

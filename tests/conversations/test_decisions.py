@@ -123,4 +123,4 @@ def test_las_decisiones_sobreviven_a_un_reinicio(talk: Conversation) -> None:
         reply="He renombrado 'Citas' a 'Citas Pro'.",
         pending=None,
     )
-    talk("¿qué proyectos tengo?", reply="* Citas Pro (0 turnos, 1 decisiones)", pending=None)
+    talk("¿qué proyectos tengo?", reply="* Citas Pro (8 turnos, 1 decisiones)", pending=None)

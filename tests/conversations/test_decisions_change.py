@@ -282,8 +282,9 @@ def test_going_back_before_a_decision_says_where_the_decisions_are(talk: Convers
     )
     talk("write personas for our shoppers", reply="Personas", task=ANY_TASK, pending=None)
     talk("we decided the personas cover first-time buyers", reply="Recorded", pending=None)
-    talk("go back to turn 2", reply="Go back to turn 2", pending="confirm_goto")
-    talk("yes", reply="Now at turn 2", pending=None)
+    # Creating the project is turns 1-2; its first answer is turn 4, the personas' turn 8.
+    talk("go back to turn 4", reply="Go back to turn 4", pending="confirm_goto")
+    talk("yes", reply="Now at turn 4", pending=None)
     talk(
         "what have we decided?",
         reply=[
@@ -307,15 +308,15 @@ def test_going_back_before_a_decision_says_where_the_decisions_are(talk: Convers
     # /decisions all: every branch's, each with the turn and branch it was made on.
     every = [e for e in talk.pipeline.act(all_branches()) if isinstance(e, ActionDone)][-1]
     assert "Decisions in 'Checkout', on every branch:" in every.message
-    assert "(turn 4, an unnamed branch): the personas cover first-time buyers" in every.message
-    assert "(turn 2, an unnamed branch): use moderated testing" in every.message
+    assert "(turn 8, an unnamed branch): the personas cover first-time buyers" in every.message
+    assert "(turn 4, an unnamed branch): use moderated testing" in every.message
     talk(
         "forget the moderated testing decision",
         reply="There are no decisions on this branch of 'Checkout' to change; 2 on other branches",
         pending=None,
     )
-    talk("go back to turn 4", reply="Go back to turn 4", pending="confirm_goto")
-    talk("yes", reply="Now at turn 4", pending=None)
+    talk("go back to turn 10", reply="Go back to turn 10", pending="confirm_goto")
+    talk("yes", reply="Now at turn 10", pending=None)
     talk(
         "what have we decided?",
         reply=["use moderated testing", "the personas cover first-time buyers"],
@@ -347,8 +348,8 @@ def test_en_otra_rama_la_decision_sigue_como_estaba(talk: Conversation) -> None:
     )
     talk("sí", reply="Sustituida en 'Citas'", pending=None)
     talk("¿qué hemos decidido?", reply="por WhatsApp", not_reply="por SMS.", pending=None)
-    talk("vuelve al turno 2", reply="¿Vuelvo al turno 2", pending="confirm_goto")
-    talk("sí", reply="Ahora estás en el turno 2", pending=None)
+    talk("vuelve al turno 4", reply="¿Vuelvo al turno 4", pending="confirm_goto")
+    talk("sí", reply="Ahora estás en el turno 4", pending=None)
     talk(
         "¿qué hemos decidido?",
         reply=["recordar las citas por SMS", "1 más en otras ramas"],

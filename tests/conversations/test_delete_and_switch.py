@@ -22,11 +22,11 @@ def test_deleting_a_project_by_name_shows_what_it_removes(talk: Conversation) ->
     talk("create project Ledgerly", reply="Who are the users", pending="interview")
     talk(
         "delete the Acme project",
-        reply="Delete project 'Acme'? This removes 2 turns, 0 files and 1 decisions",
+        reply="Delete project 'Acme'? This removes 6 turns, 0 files and 1 decisions",
         action="projects.delete",
         pending="confirm_delete",
     )
-    talk("yes", reply="Deleted 'Acme' (2 turns, 0 files, 1 decisions)", pending=None)
+    talk("yes", reply="Deleted 'Acme' (6 turns, 0 files, 1 decisions)", pending=None)
     assert talk.project_names() == ["Ledgerly"]
     talk("what projects do I have?", reply="* Ledgerly", not_reply="Acme", pending=None)
 
@@ -66,14 +66,14 @@ def test_a_project_that_changed_since_the_question_is_kept(
     talk("create project Ledgerly", reply="Who are the users", pending="interview")
     talk(
         "delete the Acme project",
-        reply="0 turns, 0 files and 0 decisions",
+        reply="2 turns, 0 files and 0 decisions",
         pending="confirm_delete",
     )
     added = run_cli("decisions", "add", "Keep the wizard", "--why", "legal", "-p", "Acme")
     assert added.exit_code == 0, added.output
     talk(
         "yes",
-        reply="'Acme' changed since you confirmed (it has 0 turns, 0 files and 1 decisions now)",
+        reply="'Acme' changed since you confirmed (it has 2 turns, 0 files and 1 decisions now)",
         error=UsageError,
         exit_code=2,
         pending=None,
@@ -93,11 +93,11 @@ def test_borrar_un_proyecto_por_su_nombre(talk: Conversation) -> None:
     talk("crea el proyecto Cobros", reply="He creado el proyecto 'Cobros'", pending="interview")
     talk(
         "borra el proyecto Acme",
-        reply="¿Borrar el proyecto 'Acme'? Se eliminarán 0 turnos, 0 archivos y 1 decisiones",
+        reply="¿Borrar el proyecto 'Acme'? Se eliminarán 4 turnos, 0 archivos y 1 decisiones",
         pending="confirm_delete",
         language="es",
     )
-    talk("sí", reply="He borrado 'Acme' (0 turnos, 0 archivos, 1 decisiones).", pending=None)
+    talk("sí", reply="He borrado 'Acme' (4 turnos, 0 archivos, 1 decisiones).", pending=None)
     talk("¿qué proyectos tengo?", reply="* Cobros", not_reply="Acme", pending=None)
 
 
@@ -130,7 +130,7 @@ def test_un_proyecto_que_cambio_no_se_borra(
 ) -> None:
     """While "¿Borrar?" waits, a turn is added to the project from another terminal."""
     talk("crea el proyecto Acme", reply="usuarios de Acme", pending="interview")
-    talk("borra este proyecto", reply="Se eliminarán 0 turnos", pending="confirm_delete")
+    talk("borra este proyecto", reply="Se eliminarán 2 turnos", pending="confirm_delete")
     added = run_cli("decisions", "add", "Mantener el asistente", "-p", "Acme")
     assert added.exit_code == 0, added.output
     talk(

@@ -16,10 +16,10 @@ def test_a_question_in_one_project_is_not_answered_in_another(talk: Conversation
     talk("nevermind", reply="OK, dropped.", pending=None, project="Beta")
     asked = talk(VAGUE, reply="I'm not sure which method", pending=None, in_project="Alpha")
     assert talk.state("Alpha").pending is not None, "the question is Alpha's"
-    talk("2", reply="I'm not sure which method", pending="choice", choice=True, project="Beta")
+    talk("2", reply="There is no open question", pending=None, project="Beta")
     assert talk.state("Alpha").pending is not None, "Beta's '2' did not answer it"
     second = asked.options[1]
-    talk("2", reply="Offline answer", task=second, pending="choice", in_project="Alpha")
+    talk("2", reply="Offline answer", task=second, pending=None, in_project="Alpha")
     assert talk.state("Alpha").pending is None, "answered in Alpha"
 
 
@@ -78,16 +78,16 @@ def test_a_request_escapes_every_question(talk: Conversation) -> None:
 
 
 def test_una_pregunta_de_un_proyecto_no_se_responde_en_otro(talk: Conversation) -> None:
-    """A choice left in Alfa; in Beta "2" asks afresh; back in Alfa the old question is gone."""
+    """A choice left in Alfa; in Beta "2" answers nothing; back in Alfa the old question is gone."""
     talk("crea el proyecto Alfa", reply="¿Quiénes son los usuarios de Alfa?", pending="interview")
     talk("olvídalo", reply="De acuerdo, lo dejo.", pending=None)
     talk("ayúdame con algo", reply="Responde con un número", pending="choice", language="es")
     talk("crea el proyecto Beta", reply="He creado el proyecto 'Beta'", pending="interview")
     talk("cancela", reply="lo dejo", pending=None)
-    talk("2", reply="No estoy seguro de qué método", pending="choice", language="es")
+    talk("2", reply="No hay ninguna pregunta abierta", pending=None, language="es")
     talk("cambia a alfa", reply="Ahora estás en 'Alfa'", pending=None, project="Alfa")
-    # Switching shows the project's summary, not its old question: a "2" now asks afresh.
-    talk("2", reply="No estoy seguro de qué método", pending="choice", choice=True)
+    # Switching shows the project's summary, not its old question: a "2" now answers nothing.
+    talk("2", reply="No hay ninguna pregunta abierta", pending=None)
 
 
 def test_un_si_tardio_no_responde_nada(talk: Conversation) -> None:
@@ -143,4 +143,4 @@ def test_una_eleccion_caduca(talk: Conversation) -> None:
     talk("olvídalo", reply="lo dejo", pending=None)
     talk("ayúdame con algo", reply="No estoy seguro", pending="choice", choice=True)
     talk.age_pending(minutes=30)
-    talk("2", reply="No estoy seguro", choice=True, pending="choice", language="es")
+    talk("2", reply="No hay ninguna pregunta abierta", pending=None, language="es")

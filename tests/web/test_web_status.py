@@ -70,7 +70,9 @@ def test_the_page_shows_the_wait_for_the_model_then_removes_it(
     answer = ask(page, VAGUE)
     working = answer.locator(".msg-working")
     working.wait_for(state="visible")
-    assert working.inner_text() == "Eligiendo el método…"  # the turn's language
+    # The page's own words are in the user's language (here the browser's: English), not
+    # the language of the message.
+    assert working.inner_text() == "Choosing the method…"
     assert working.get_attribute("role") == "status"
     assert answer.locator(".markdown").inner_text() == ""  # nothing answered yet
     working.wait_for(state="detached")

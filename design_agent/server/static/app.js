@@ -1,15 +1,25 @@
-/* The page of `design-agent serve`: projects, the conversation streamed over SSE, the
- * footer, citations, decisions, search, provider switch and brief upload.
+/* The page of `design-agent serve`: projects, the conversation streamed over SSE and kept
+ * as a record, its tree, the footer, citations, decisions, files, search, provider switch
+ * and brief upload.
  *
  * It talks only to this server's /api/v1 (the cookie set by the token URL authenticates
  * every call and the EventSource). Model output goes through DAMarkdown, which never
  * parses HTML; every other server string enters the page as textContent.
+ *
+ * The conversation shown is the server's record: after each turn, and on a reload or a
+ * project switch, the page draws the path the conversation is on again from
+ * /conversation (requests, answers, and every exchange: a decision said in words, a
+ * project created and its questions, a reply to a question), with the question still open
+ * as buttons. A click on such a button sends the same words a person would type.
  */
 (function () {
   "use strict";
 
-  var t = window.DAI18n.t;
+  var I18N = window.DAI18n;
+  var t = I18N.t;
+  var tn = I18N.tn;
   var TURN_KEY = "design-agent.turn.";
+  var THEME_KEY = "design-agent.theme";
   var EVENT_KINDS = [
     "preferences", "context", "intent", "task", "choice", "persona", "guides", "prompt",
     "decision_proposed", "question", "validation", "saved", "action", "finished", "tier",
@@ -17,6 +27,7 @@
   ];
   var state = {
     projects: [], projectId: null, language: "en", turn: null, providers: [], provider: null,
+    follow: true, talk: null, rows: [], pending: null, drawn: 0, ended: 0, sending: 0,
     team: false, person: null,
   };
 
@@ -89,17 +100,60 @@
     toast(error.message || String(error), "error");
   }
 
-  /* ---- language ----------------------------------------------------------------------- */
+  /* ---- language and theme ------------------------------------------------------------- */
+
+  /* The user's setting, else the browser's language: never the last message's. */
+  function uiLanguage(setting) {
+    if (setting === "en" || setting === "es") return setting;
+    var browser = String(navigator.language || "en").toLowerCase();
+    return browser.indexOf("es") === 0 ? "es" : "en";
+  }
 
   function setLanguage(language) {
-    var lang = language === "es" ? "es" : language === "en" ? "en" : null;
-    if (!lang || lang === state.language) return;
-    state.language = lang;
-    window.DAI18n.setLanguage(lang);
-    window.DAI18n.apply(document);
-    document.documentElement.lang = lang;
+    state.language = language === "es" ? "es" : "en";
+    I18N.setLanguage(state.language);
+    I18N.apply(document);
+    document.documentElement.lang = state.language;
     renderProjects();
     renderProviders();
+  }
+
+  /* The words a reply is sent in: the conversation's language when known, else the page's. */
+  function talkLanguage() {
+    return state.talk || state.language;
+  }
+
+  function inTalk(key, vars) {
+    I18N.setLanguage(talkLanguage());
+    var text = t(key, vars);
+    I18N.setLanguage(state.language);
+    return text;
+  }
+
+  function darkNow() {
+    var chosen = document.documentElement.getAttribute("data-theme");
+    if (chosen) return chosen === "dark";
+    return !!(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
+  }
+
+  function initTheme() {
+    var saved = null;
+    try {
+      saved = localStorage.getItem(THEME_KEY);
+    } catch (e) {
+      saved = null;
+    }
+    if (saved === "dark" || saved === "light") {
+      document.documentElement.setAttribute("data-theme", saved);
+    }
+    $("toggle-theme").setAttribute("aria-pressed", String(darkNow()));
+  }
+
+  function toggleTheme() {
+    var next = darkNow() ? "light" : "dark";
+    document.documentElement.setAttribute("data-theme", next);
+    localStorage.setItem(THEME_KEY, next);
+    $("toggle-theme").setAttribute("aria-pressed", String(next === "dark"));
   }
 
   /* ---- projects ----------------------------------------------------------------------- */
@@ -127,6 +181,7 @@
     if (!state.projects.length) list.appendChild(make("li", "empty", t("no_projects")));
     var current = currentProject();
     $("project-title").textContent = current ? current.name : "";
+    $("project-title").title = current ? current.name : "";
     document.title = (current ? current.name + " · " : "") + "design-agent";
   }
 
@@ -136,9 +191,10 @@
     var name = button(project.name, "project-name", function () {
       selectProject(project.id);
     });
+    name.title = project.name;
     if (String(project.id) === String(state.projectId)) name.setAttribute("aria-current", "true");
     var count = make("span", "count", project.turns === undefined ? "" : project.turns);
-    count.title = t("turns_count", { count: project.turns });
+    count.title = tn("turns_count", project.turns);
     var rename = button("✎", "icon-button rename", function () {
       startRename(item, project);
     });
@@ -154,12 +210,16 @@
   function selectProject(id) {
     closeDrawers();
     if (state.turn && String(state.turn.projectId) !== String(id)) detachTurn();
-    if (String(id) !== String(state.projectId)) clearLog();
+    if (String(id) !== String(state.projectId)) {
+      clearLog();
+      state.talk = null;
+    }
     state.projectId = id;
     renderProjects();
     api("POST", projectPath(id, "/activate")).catch(fail);
     if (!$("panel-members").hidden) loadMembers();
-    return Promise.all([loadHistory(), loadDecisions()]).then(reattach);
+    return Promise.all([loadConversation(), loadDecisions(), loadFiles(), refreshTree()])
+      .then(reattach);
   }
 
   function createProject(name) {
@@ -190,7 +250,10 @@
     }
     input.addEventListener("keydown", function (event) {
       if (event.key === "Enter") finish(true);
-      if (event.key === "Escape") finish(false);
+      if (event.key === "Escape") {
+        event.stopPropagation();
+        finish(false);
+      }
     });
     input.addEventListener("blur", function () {
       finish(true);
@@ -231,7 +294,7 @@
 
   function describeCounts(counts) {
     var parts = Object.keys(counts).map(function (key) {
-      return t("count_" + key, { count: counts[key] }, key + ": " + counts[key]);
+      return tn("count_" + key, counts[key]);
     });
     return t("delete_counts", { counts: parts.join(", ") || "0" });
   }
@@ -241,40 +304,133 @@
       return p.active;
     })[0] || state.projects[0];
     if (state.projectId === null && active) return selectProject(active.id);
-    if (!active) clearLog();
+    if (!active) {
+      clearLog();
+      showWelcome();
+    }
     return null;
   }
 
-  /* ---- the conversation --------------------------------------------------------------- */
+  /* ---- the conversation: the record ---------------------------------------------------- */
 
   function clearLog() {
     $("log").replaceChildren();
   }
 
-  function loadHistory() {
+  /* The path the conversation is on, as the server keeps it, drawn again; `stay`: where
+   * the reader is (after a turn), else at its end. */
+  function loadConversation(stay) {
     var id = state.projectId;
-    return api("GET", projectPath(id, "/history?limit=50&lang=" + (state.language || "en"))).then(function (data) {
-      if (String(id) !== String(state.projectId)) return;
-      clearLog();
-      var turns = Array.isArray(data) ? data : data.turns || [];
-      turns.forEach(showStoredTurn);
-      if (!turns.length) $("log").appendChild(make("p", "hint", t("empty_conversation")));
-      scrollDown(true);
+    if (id === null) return Promise.resolve();
+    var path = projectPath(id, "/conversation?limit=200&lang=" + state.language);
+    return api("GET", path).then(function (data) {
+      // A request on its way (sent, its turn not yet followed) keeps the log as it is: the
+      // record drawn now would take its bubbles away from the stream about to fill them.
+      if (String(id) !== String(state.projectId) || state.sending) return;
+      if (state.turn && !state.turn.ended) return;
+      var top = $("log").scrollTop;
+      drawConversation(data, stay === true && !state.follow);
+      if (stay === true && !state.follow) {
+        $("log").scrollTop = top;
+        state.lastTop = top;
+      }
     }).catch(fail);
   }
 
-  function showStoredTurn(turn) {
-    var text = turn.message || turn.text || "";
-    if (turn.role === "user") {
-      var bubble = addUser(text);
-      if (state.team && turn.author) bubble.prepend(make("div", "author", turn.author));
-      return bubble;
-    }
+  function drawConversation(data, stay) {
+    state.rows = data.turns || [];
+    state.pending = data.pending || null;
+    clearLog();
+    var lastAnswer = state.rows.filter(function (row) {
+      return row.id === data.last_answer;
+    })[0] || null;
+    var view = null;
+    state.rows.forEach(function (row, index) {
+      view = row.role === "user" ? showRequest(row, index) : showReply(row, row === lastAnswer);
+    });
+    if (!state.rows.length) showEmptyProject();
+    if (state.pending && view && view.notes) showPending(view, state.pending);
+    scrollDown(!stay);
+    state.drawn += 1; // how many times the record was drawn (tests wait on it)
+  }
+
+  function showRequest(row, index) {
+    var bubble = addUser(row.message || "");
+    if (state.team && row.author) bubble.prepend(make("div", "author", row.author));
+    bubble.setAttribute("data-turn", row.id);
+    bubble.setAttribute("data-number", row.number);
+    var parent = index > 0 ? state.rows[index - 1] : null;
+    var tools = make("div", "msg-tools");
+    if (parent && !row.exchange) tools.appendChild(editButton(bubble, row, parent));
+    if (row.siblings && row.siblings.length) tools.appendChild(siblingNav(row));
+    if (tools.children.length) bubble.appendChild(tools);
+    return { root: bubble };
+  }
+
+  function showReply(row, isLast) {
     var view = addAgent();
-    view.text = text;
-    renderText(view);
-    view.footer.replaceChildren(storedFooter(turn));
+    view.root.setAttribute("data-turn", row.id);
+    view.root.setAttribute("data-number", row.number);
+    view.root.setAttribute("data-status", row.status || "complete");
     view.root.classList.add("done");
+    view.text = row.message || "";
+    if (row.exchange) {
+      showExchange(view, row);
+    } else {
+      renderText(view);
+      view.footer.replaceChildren(storedFooter(row));
+      view.footer.appendChild(answerTools(view, isLast));
+      if (row.status === "cancelled" || row.status === "failed") {
+        note(view, t("status_" + row.status), row.status === "cancelled" ? "cancelled" : "error");
+      }
+    }
+    if (row.siblings && row.siblings.length) view.footer.appendChild(siblingNav(row));
+    return view;
+  }
+
+  /* design-agent's own reply to a meta-request: its words as they were said (plain text),
+   * a choice's options, a report's download link. */
+  function showExchange(view, row) {
+    view.root.classList.add("exchange");
+    var kept = row.validation || {};
+    if (row.exchange === "choice" && kept.options) {
+      view.body.appendChild(make("p", "choice-question", kept.question || ""));
+      view.body.appendChild(choiceButtons(kept.options, false));
+      return;
+    }
+    view.body.appendChild(make("div", "reply-text", view.text));
+    var data = kept.data || {};
+    if (data.url) view.notes.appendChild(reportLink(data));
+  }
+
+  function showEmptyProject() {
+    $("log").appendChild(examples("empty_title", "empty_text", ["example_1", "example_2",
+      "example_4"]));
+  }
+
+  function showWelcome() {
+    $("log").appendChild(examples("welcome_title", "welcome_text", ["example_3", "example_1",
+      "example_2"]));
+  }
+
+  /* A first screen: what design-agent does, and requests to start from, in the page's
+   * language; a click sends one. */
+  function examples(title, text, keys) {
+    var box = make("section", "welcome");
+    box.setAttribute("aria-labelledby", "welcome-title");
+    var heading = make("h2", "", t(title));
+    heading.id = "welcome-title";
+    box.append(heading, make("p", "", t(text)));
+    var list = make("ul", "examples");
+    keys.forEach(function (key) {
+      var item = make("li");
+      item.appendChild(button(t(key), "example", function () {
+        send(t(key));
+      }));
+      list.appendChild(item);
+    });
+    box.appendChild(list);
+    return box;
   }
 
   function addUser(text) {
@@ -298,22 +454,68 @@
 
   function appendToLog(node) {
     var log = $("log");
-    var hint = log.querySelector(".hint");
-    if (hint) hint.remove();
+    log.querySelectorAll(".welcome").forEach(function (box) {
+      box.remove();
+    });
     log.appendChild(node);
-    scrollDown(true);
+    scrollDown(false);
   }
 
+  /* Follow the stream while the reader is at the end; once they scroll up, stay where they
+   * are and offer a "jump to latest" button. */
   function scrollDown(force) {
     var log = $("log");
-    var near = log.scrollHeight - log.scrollTop - log.clientHeight < 120;
-    if (force || near) log.scrollTop = log.scrollHeight;
+    if (force) state.follow = true;
+    if (state.follow) log.scrollTop = log.scrollHeight;
+    state.lastTop = log.scrollTop;
+    $("jump").hidden = state.follow;
+  }
+
+  /* The page itself only ever scrolls down (to the end): a move up is the reader's. */
+  function wireScroll() {
+    var log = $("log");
+    state.lastTop = 0;
+    // A wheel or a finger moving up says so before the view moves: a render in between
+    // must not pull the reader back to the end.
+    function leave(up) {
+      if (!up) return;
+      state.follow = false;
+      state.leftAt = Date.now();
+      $("jump").hidden = false;
+    }
+    log.addEventListener("wheel", function (event) {
+      leave(event.deltaY < 0);
+    }, { passive: true });
+    log.addEventListener("touchstart", function (event) {
+      state.touchY = event.touches[0].clientY;
+    }, { passive: true });
+    log.addEventListener("touchmove", function (event) {
+      leave(event.touches[0].clientY > state.touchY + 10);
+    }, { passive: true });
+    log.addEventListener("scroll", function () {
+      var atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+      if (atEnd && Date.now() - (state.leftAt || 0) > 400) {
+        state.follow = true;
+      } else if (log.scrollTop < state.lastTop - 2) {
+        state.follow = false;
+      }
+      state.lastTop = log.scrollTop;
+      $("jump").hidden = state.follow;
+    });
+    $("jump").addEventListener("click", function () {
+      scrollDown(true);
+      $("message").focus();
+    });
   }
 
   function renderText(view) {
     view.timer = null;
     view.renders += 1;
     window.DAMarkdown.renderInto(view.body, view.text);
+    // A code block or a table that scrolls sideways can be reached and scrolled by keyboard.
+    view.body.querySelectorAll("pre, .table-wrap").forEach(function (node) {
+      node.tabIndex = 0;
+    });
     scrollDown(false);
   }
 
@@ -329,28 +531,115 @@
     return node;
   }
 
+  /* ---- edit and resend, other versions of a turn -------------------------------------- */
+
+  function editButton(bubble, row, parent) {
+    var edit = button(t("edit"), "tool edit", function () {
+      startEdit(bubble, row, parent);
+    });
+    edit.setAttribute("aria-label", t("edit_label"));
+    return edit;
+  }
+
+  /* The request edited is sent again from the turn before it: a new branch beside it. */
+  function startEdit(bubble, row, parent) {
+    var box = make("div", "edit-box");
+    var input = make("textarea", "edit-input");
+    input.value = row.message || "";
+    input.setAttribute("aria-label", t("edit_label"));
+    var go = button(t("edit_send"), "primary", function () {
+      var text = input.value.trim();
+      if (text) send(text, { start: String(parent.number) });
+    });
+    var stop = button(t("cancel"), "", function () {
+      box.remove();
+      bubble.querySelector(".msg-text").hidden = false;
+    });
+    box.append(input, make("div", "edit-actions"));
+    box.lastChild.append(stop, go);
+    bubble.querySelector(".msg-text").hidden = true;
+    bubble.appendChild(box);
+    grow(input);
+    input.addEventListener("input", function () {
+      grow(input);
+    });
+    input.focus();
+  }
+
+  /* "‹ 2 of 3 ›": the other requests sent from the same turn, or the other answers to the
+   * same request; each opens its line at the latest turn it reached. */
+  function siblingNav(row) {
+    var nav = make("span", "versions");
+    var index = row.siblings.map(function (s) {
+      return s.id;
+    }).indexOf(row.id);
+    var count = row.siblings.length;
+    var prev = button("‹", "tool", function () {
+      gotoTurn(row.siblings[index - 1].tip);
+    });
+    prev.setAttribute("aria-label", t("branch_prev"));
+    prev.disabled = index <= 0;
+    var next = button("›", "tool", function () {
+      gotoTurn(row.siblings[index + 1].tip);
+    });
+    next.setAttribute("aria-label", t("branch_next"));
+    next.disabled = index >= count - 1;
+    nav.append(prev, make("span", "version-of", t("branch_of", { index: index + 1, count: count })),
+      next);
+    return nav;
+  }
+
+  /* ---- sending ------------------------------------------------------------------------ */
+
   function ensureProject() {
     if (state.projectId !== null) return Promise.resolve(state.projectId);
     return createProject(t("default_project")).then(function () {
+      state.madeToSend = state.projectId;
       return state.projectId;
     });
   }
 
-  function send(message) {
-    var text = message.trim();
+  /* The project made only to send a first message that created another ("create a project
+   * called Ledgerly") goes again, when nothing was said in it. */
+  function dropUnused() {
+    var made = state.madeToSend;
+    state.madeToSend = null;
+    var left = state.projects.filter(function (p) {
+      return String(p.id) === String(made) && !p.turns && !p.files && !p.decisions;
+    })[0];
+    if (!left || String(left.id) === String(state.projectId)) return Promise.resolve();
+    return api("POST", projectPath(left.id, "/delete-preview")).then(function (preview) {
+      var path = projectPath(left.id, "?confirm=" + encodeURIComponent(preview.confirm));
+      return api("DELETE", path);
+    }).then(loadProjects).catch(function () {
+      return null; // kept: something was added meanwhile
+    });
+  }
+
+  /* `options.start`: the turn number a request is sent from (an edited request). */
+  function send(message, options) {
+    var text = String(message || "").trim();
     if (!text) return;
     if (state.turn && String(state.turn.projectId) === String(state.projectId)) {
       toast(t("busy"), "error");
       return;
     }
     $("message").value = "";
+    grow($("message"));
+    closeQuestions();
+    var body = { message: text };
+    if (options && options.start) body.start = options.start;
     ensureProject().then(function (projectId) {
       var asked = addUser(text);
       var view = addAgent();
       view.status.textContent = t("working");
-      return api("POST", projectPath(projectId, "/turns"), { message: text }).then(function (turn) {
+      scrollDown(true);
+      state.sending += 1;
+      return api("POST", projectPath(projectId, "/turns"), body).then(function (turn) {
+        state.sending -= 1;
         follow(turn.turn_id, projectId, view, 0);
       }).catch(function (error) {
+        state.sending -= 1;
         asked.remove();
         view.root.remove();
         if (error.status === 409 && error.data && error.data.running_turn_id) {
@@ -362,12 +651,19 @@
     }).catch(fail);
   }
 
+  /* A question is answered once: its buttons go when anything else is said. */
+  function closeQuestions() {
+    document.querySelectorAll("#log .asks button").forEach(function (b) {
+      b.disabled = true;
+    });
+  }
+
   /* ---- following a turn's events ------------------------------------------------------ */
 
   function follow(turnId, projectId, view, after) {
     var url = "/api/v1/turns/" + encodeURIComponent(turnId) + "/events";
     var source = new EventSource(after ? url + "?after=" + after : url);
-    state.turn = { id: turnId, projectId: projectId, source: source, view: view };
+    state.turn = { id: turnId, projectId: projectId, source: source, view: view, ended: false };
     localStorage.setItem(TURN_KEY + projectId, turnId);
     view.root.setAttribute("data-turn-id", turnId);
     view.root.classList.add("running");
@@ -415,15 +711,9 @@
   }
 
   var HANDLERS = {
-    preferences: function (view, data) {
-      setLanguage(data.language);
-    },
-    intent: function (view, data) {
-      setLanguage(data.language);
-    },
     task: function (view, data) {
       view.matched = data;
-      view.status.textContent = data.name + " · " + data.band + " " + Math.round(data.score);
+      view.status.textContent = data.name;
     },
     persona: function (view, data) {
       view.status.textContent += " · " + data.role;
@@ -435,18 +725,16 @@
       view.text += data.text;
       scheduleRender(view);
     },
-    action: function (view, data) {
-      note(view, data.message, "action");
-      if (String(data.action).indexOf("projects.") === 0) view.movedProject = true;
-      if (data.asks || data.needs_confirmation) $("message").focus();
-    },
+    action: showAction,
     question: function (view, data) {
       note(view, t("question", { question: data.question }), "question");
       $("message").focus();
     },
-    choice: showChoice,
+    choice: function (view, data) {
+      view.notes.appendChild(make("p", "choice-question", data.question));
+      view.notes.appendChild(choiceButtons(data.options || [], true));
+    },
     working: showWorking,
-    decision_proposed: showProposal,
     failure: function (view, data) {
       note(view, data.message, "error");
     },
@@ -454,44 +742,36 @@
     end: endTurn,
   };
 
-  function showChoice(view, data) {
-    var box = make("div", "choice");
-    box.appendChild(make("p", "choice-question", data.question));
-    (data.options || []).forEach(function (option) {
-      box.appendChild(button(option.number + ". " + option.name, "choice-option", function () {
-        box.querySelectorAll("button").forEach(function (b) {
-          b.disabled = true;
-        });
-        send(String(option.number));
-      }));
-    });
-    view.notes.appendChild(box);
-  }
-
-  function showProposal(view, data) {
-    var box = make("div", "note proposal");
-    box.appendChild(make("strong", "", t("proposed_decision")));
-    box.appendChild(make("p", "decision-text", data.decision));
-    if (data.rationale) box.appendChild(make("p", "rationale", data.rationale));
-    var save = button(t("record_decision"), "", function () {
-      save.disabled = true;
-      recordDecision(data.decision, data.rationale || "").catch(function (e) {
-        save.disabled = false;
-        fail(e);
-      });
-    });
-    box.appendChild(save);
-    view.notes.appendChild(box);
+  /* What an action said: a proposal, a comparison, a report, a yes/no question, or words. */
+  function showAction(view, data) {
+    var done = data.data || {};
+    if (String(data.action).indexOf("projects.") === 0) view.movedProject = true;
+    if (data.action === "decisions.propose" && done.proposed) {
+      view.notes.appendChild(proposalBox(data.message, done.proposed, true));
+    } else if (data.action === "conversation.compare" && done.texts) {
+      view.compared = true;
+      view.notes.appendChild(compareView(done));
+    } else {
+      note(view, data.message, "action");
+      if (done.url) view.notes.appendChild(reportLink(done));
+      if (data.needs_confirmation) view.notes.appendChild(yesNo());
+    }
+    if (data.asks || data.needs_confirmation) $("message").focus();
   }
 
   function finish(view, data) {
-    setLanguage(data.language);
-    // A meta request's text is its action messages, already shown as notes.
-    if (data.text && !(data.action && !data.task && !view.text)) view.text = data.text;
+    state.talk = data.language === "es" ? "es" : "en";
+    // A meta request's text is its action messages, already shown as notes; a choice's
+    // question is shown once, with its options.
+    var meta = data.action && !data.task && !view.text;
+    if (data.text && !meta && data.status !== "needs_choice") view.text = data.text;
     clearTimeout(view.timer);
     renderText(view);
     view.status.textContent = [data.task_name, data.agent_role].filter(Boolean).join(" · ");
-    if (data.task) view.footer.replaceChildren(liveFooter(data, view.matched));
+    if (data.task) {
+      view.footer.replaceChildren(liveFooter(data, view.matched));
+      view.footer.appendChild(answerTools(view, true));
+    }
     // The citations as buttons, unless the answer's own text already shows them.
     if (data.citations && data.citations.length && !view.body.querySelector(".cite")) {
       view.notes.appendChild(sources(data.citations));
@@ -505,6 +785,7 @@
     var turn = state.turn;
     if (turn && turn.view === view) {
       turn.source.close();
+      turn.ended = true;
       localStorage.removeItem(TURN_KEY + turn.projectId);
       state.turn = null;
     }
@@ -519,8 +800,20 @@
     $("log").setAttribute("aria-busy", "false");
     showRunning();
     loadProjects().then(function () {
-      return view.movedProject ? followActiveProject() : loadDecisions();
-    }).catch(fail);
+      return view.movedProject ? followActiveProject() : afterTurn(view);
+    }).catch(fail).then(function () {
+      state.ended += 1; // turns ended and drawn again (tests wait on it)
+    });
+  }
+
+  /* The record after a turn: drawn again from the server (a comparison stays side by side
+   * until a choice is made; a turn stopped or failed stays as it ended, with why), with
+   * the decisions, files and tree. */
+  function afterTurn(view) {
+    var ended = view.root && view.root.getAttribute("data-status");
+    var keep = view.compared || ended === "cancelled" || ended === "failed";
+    var redraw = keep ? Promise.resolve() : loadConversation(true);
+    return Promise.all([redraw, loadDecisions(), loadFiles(), refreshTree()]);
   }
 
   /* A turn that created, switched or renamed projects ("switch to Checkout") moves the
@@ -529,8 +822,10 @@
     var active = state.projects.filter(function (p) {
       return p.active;
     })[0];
-    if (active && String(active.id) !== String(state.projectId)) return selectProject(active.id);
-    return loadDecisions();
+    if (active && String(active.id) !== String(state.projectId)) {
+      return selectProject(active.id).then(dropUnused);
+    }
+    return afterTurn({});
   }
 
   function statusText(data) {
@@ -554,7 +849,8 @@
   }
 
   /* After a reload (or coming back to a project), a turn still running is shown again:
-   * its message, then every event from the start (?after=0 replays them in order). */
+   * its message (once: the record may hold it already), then every event from the start
+   * (?after=0 replays them in order). */
   function reattach() {
     var projectId = state.projectId;
     var turnId = localStorage.getItem(TURN_KEY + projectId);
@@ -574,7 +870,10 @@
     var status = known ? Promise.resolve(known) : api("GET", "/api/v1/turns/" + turnId);
     return status.then(function (turn) {
       if (String(turn.project_id) !== String(state.projectId) || state.turn) return;
-      addUser(turn.message);
+      var last = $("log").lastElementChild;
+      var saved = last && last.classList.contains("user") &&
+        last.querySelector(".msg-text").textContent === turn.message;
+      if (!saved) addUser(turn.message);
       var view = addAgent();
       view.status.textContent = t("working");
       follow(turnId, turn.project_id, view, 0);
@@ -588,22 +887,157 @@
   }
 
   function cancelTurn() {
-    if (!state.turn) return;
+    if (!state.turn) return false;
     var path = "/api/v1/turns/" + encodeURIComponent(state.turn.id) + "/cancel";
     api("POST", path).then(function () {
       toast(t("cancelling"));
     }).catch(fail);
+    return true;
   }
 
-  /* ---- the footer and citations ------------------------------------------------------- */
+  /* ---- questions as buttons: a click says what a person would type -------------------- */
+
+  function asks(className) {
+    var box = make("div", "asks " + (className || ""));
+    box.setAttribute("role", "group");
+    return box;
+  }
+
+  function reply(words) {
+    return function () {
+      send(words);
+    };
+  }
+
+  function choiceButtons(options, live) {
+    var box = asks("choice");
+    options.forEach(function (option) {
+      var pick = button(option.number + ". " + option.name, "choice-option", reply(String(option.number)));
+      pick.disabled = !live;
+      box.appendChild(pick);
+    });
+    return box;
+  }
+
+  function yesNo() {
+    var box = asks("confirm");
+    box.append(button(t("yes"), "primary", reply(inTalk("yes_word"))),
+      button(t("no"), "", reply(inTalk("no_word"))));
+    return box;
+  }
+
+  /* Decisions an answer proposed: offered once, as buttons that say "yes", "2" or "no". */
+  function proposalBox(question, proposed, live) {
+    var box = make("div", "note proposal");
+    box.appendChild(make("strong", "", t("proposed_decision")));
+    var list = make("ol", "proposed");
+    proposed.forEach(function (d) {
+      var item = make("li");
+      item.appendChild(make("span", "decision-text", d.decision));
+      if (d.rationale) item.appendChild(make("span", "rationale", " (" + d.rationale + ")"));
+      list.appendChild(item);
+    });
+    box.appendChild(list);
+    var buttons = asks("proposal-actions");
+    buttons.appendChild(button(proposed.length > 1 ? t("keep_all") : t("record_decision"),
+      "primary", reply(inTalk("yes_word"))));
+    if (proposed.length > 1) {
+      proposed.forEach(function (d, i) {
+        buttons.appendChild(button(t("keep_one", { number: i + 1 }), "", reply(String(i + 1))));
+      });
+    }
+    buttons.appendChild(button(t("not_now"), "", reply(inTalk("no_word"))));
+    buttons.querySelectorAll("button").forEach(function (b) {
+      b.disabled = !live;
+    });
+    box.appendChild(buttons);
+    box.title = question || "";
+    return box;
+  }
+
+  /* Two providers' answers side by side; keeping one sends "2 because <reason>". */
+  function compareView(done) {
+    var box = make("div", "compare");
+    var sides = make("div", "compare-sides");
+    (done.providers || []).forEach(function (provider, i) {
+      var side = make("section", "compare-side");
+      var id = "compare-" + (done.answers ? done.answers[i] : i);
+      var heading = make("h3", "", t("compare_title", { number: i + 1, provider: provider }));
+      heading.id = id;
+      side.setAttribute("aria-labelledby", id);
+      var body = make("div", "markdown");
+      window.DAMarkdown.renderInto(body, (done.texts || [])[i] || "");
+      body.querySelectorAll("pre, .table-wrap").forEach(function (node) {
+        node.tabIndex = 0;
+      });
+      side.append(heading, body, make("div", "footer", (done.footers || [])[i] || ""));
+      side.appendChild(keepForm(i + 1));
+      sides.appendChild(side);
+    });
+    box.appendChild(sides);
+    return box;
+  }
+
+  function keepForm(number) {
+    var form = asks("keep");
+    var label = make("label", "", t("keep_reason"));
+    var input = make("input", "keep-reason");
+    input.id = "keep-reason-" + number + "-" + Date.now();
+    label.htmlFor = input.id;
+    var keep = button(t("keep_this"), "primary", function () {
+      var reason = input.value.trim();
+      send(reason ? inTalk("keep_phrase", { number: number, reason: reason }) : String(number));
+    });
+    form.append(label, input, keep);
+    return form;
+  }
+
+  function reportLink(data) {
+    var link = make("a", "download", t("download_report", { format: String(data.format).toUpperCase() }));
+    link.href = String(data.url);
+    if (data.filename) link.setAttribute("download", data.filename);
+    return link;
+  }
+
+  /* The question still open after a reload, under the last reply. */
+  function showPending(view, pending) {
+    if (pending.kind === "decision_proposal") {
+      view.notes.appendChild(proposalBox(pending.question, pending.decisions || [], true));
+    } else if (pending.kind === "compare_choice") {
+      var box = asks("keep-choice");
+      (pending.providers || []).forEach(function (provider, i) {
+        box.appendChild(button(t("compare_title", { number: i + 1, provider: provider }), "",
+          reply(String(i + 1))));
+      });
+      view.notes.appendChild(box);
+    } else if (pending.kind === "choice") {
+      view.notes.querySelectorAll(".asks button").forEach(function (b) {
+        b.disabled = false;
+      });
+      view.body.querySelectorAll(".asks button").forEach(function (b) {
+        b.disabled = false;
+      });
+    } else if (pending.choices === 0) {
+      view.notes.appendChild(yesNo());
+    }
+  }
+
+  /* ---- the footer: plain words -------------------------------------------------------- */
+
+  function confidence(matched) {
+    if (!matched) return "";
+    var word = matched.reason === "chosen by you" ? t("band_chosen") : t("band_" + matched.band,
+      {}, matched.band);
+    return t("footer_method", { confidence: word });
+  }
 
   function liveFooter(finished, matched) {
     var usage = finished.usage || {};
     var parts = [
       ["method", finished.task_name || finished.task],
       ["persona", finished.agent_role],
-      ["band", matched ? matched.band + " " + Math.round(matched.score) : ""],
-      ["provider", [finished.provider, finished.model].filter(Boolean).join("/")],
+      ["confidence", confidence(matched)],
+      ["provider", providerText(finished.provider, finished.model)],
       ["tokens", tokensText((usage.input_tokens || 0) + (usage.output_tokens || 0),
         usage.cost_usd)],
     ];
@@ -614,9 +1048,11 @@
   }
 
   function storedFooter(turn) {
+    var kept = turn.validation || {};
     var parts = [
       ["method", turn.task_name || turn.task_id], ["persona", turn.agent_role || turn.agent_id],
-      ["provider", [turn.provider, turn.model].filter(Boolean).join("/")],
+      ["confidence", kept.band ? confidence({ band: kept.band, reason: kept.reason }) : ""],
+      ["provider", providerText(turn.provider, turn.model)],
       ["tokens", tokensText(turn.tokens || 0, turn.cost)],
     ];
     parts = parts.concat(checklistParts(turn.validation));
@@ -624,6 +1060,11 @@
       parts.push(["status", t("status_" + turn.status, {}, turn.status)]);
     }
     return footerLine(parts);
+  }
+
+  function providerText(provider, model) {
+    var name = [provider, model].filter(Boolean).join("/");
+    return name ? t("footer_by", { provider: name }) : "";
   }
 
   function tokensText(tokens, cost) {
@@ -639,9 +1080,9 @@
     var passed = assessed.filter(function (item) {
       return item.passed;
     }).length;
-    var parts = [["checklist", t("footer_checklist", { score: passed + "/" + assessed.length })]];
+    var parts = [["checklist", t("footer_checklist", { passed: passed, total: assessed.length })]];
     var skipped = validation.items.length - assessed.length;
-    if (skipped) parts.push(["skipped", t("footer_not_assessed", { count: skipped })]);
+    if (skipped) parts.push(["skipped", tn("footer_not_assessed", skipped)]);
     return parts;
   }
 
@@ -656,6 +1097,59 @@
       line.appendChild(span);
     });
     return line;
+  }
+
+  /* Copy (the answer's Markdown); on the latest answer, try it again with another provider
+   * or compare two side by side, said as a person would say it. */
+  function answerTools(view, isLast) {
+    var tools = make("div", "msg-tools answer-tools");
+    var copy = button(t("copy"), "tool copy", function () {
+      copyText(view.text);
+    });
+    copy.setAttribute("aria-label", t("copy_label"));
+    tools.appendChild(copy);
+    if (isLast) {
+      tools.appendChild(providerPicker("retry_with", "retry_phrase", "retry"));
+      tools.appendChild(providerPicker("compare_with", "compare_phrase", "compare"));
+    }
+    return tools;
+  }
+
+  function copyText(text) {
+    var done = function () {
+      toast(t("copied"));
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(done, fail);
+      return;
+    }
+    var area = make("textarea");
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+    done();
+  }
+
+  function providerPicker(labelKey, phraseKey, name) {
+    var select = make("select", "tool " + name);
+    select.setAttribute("aria-label", t(labelKey));
+    var first = make("option", "", t(labelKey));
+    first.value = "";
+    select.appendChild(first);
+    state.providers.filter(function (p) {
+      return p.installed !== false;
+    }).forEach(function (p) {
+      var option = make("option", "", p.display_name || p.name);
+      option.value = p.name;
+      select.appendChild(option);
+    });
+    select.addEventListener("change", function () {
+      if (select.value) send(inTalk(phraseKey, { provider: select.value }));
+      select.value = "";
+    });
+    return select;
   }
 
   function sources(citations) {
@@ -698,7 +1192,11 @@
     return (data.sections || []).map(function (part) {
       var box = make("section", "guide-section");
       box.appendChild(make("h3", "", part.title));
-      box.appendChild(window.DAMarkdown.render(part.markdown || ""));
+      var body = window.DAMarkdown.render(part.markdown || "");
+      box.appendChild(body);
+      box.querySelectorAll("pre, .table-wrap").forEach(function (node) {
+        node.tabIndex = 0;
+      });
       panel.appendChild(box);
       return box;
     });
@@ -758,6 +1256,101 @@
     });
   }
 
+  /* ---- the tree ----------------------------------------------------------------------- */
+
+  function refreshTree() {
+    if ($("panel-tree").hidden) return Promise.resolve();
+    return loadTree();
+  }
+
+  function loadTree() {
+    var id = state.projectId;
+    var box = $("tree");
+    if (id === null) {
+      box.replaceChildren(make("p", "hint", t("tree_empty")));
+      return Promise.resolve();
+    }
+    return api("GET", projectPath(id, "/tree")).then(function (data) {
+      if (String(id) !== String(state.projectId)) return;
+      var nodes = (data.tree && data.tree.nodes) || [];
+      box.replaceChildren(nodes.length ? treeLine(data.tree, data.current) :
+        make("p", "hint", t("tree_empty")));
+    }).catch(fail);
+  }
+
+  /* One line of turns; a branch is a nested list beside the turn it forks from. */
+  function treeLine(line, current) {
+    var list = make("ul", "tree-line");
+    (line.nodes || []).forEach(function (node) {
+      var item = make("li", "tree-node");
+      var row = make("div", "tree-row");
+      var label = node.number + " · " + t("role_" + node.role) + ": " + node.text;
+      var go = button(label, "tree-goto", function () {
+        gotoTurn(node.number);
+      });
+      go.title = t("tree_goto", { number: node.number });
+      if (node.id === current) {
+        go.setAttribute("aria-current", "step");
+        go.appendChild(make("span", "tree-here", " ◀ " + t("tree_here")));
+      }
+      var fork = button("⑂", "tool tree-fork", function () {
+        forkAt(node.number);
+      });
+      fork.setAttribute("aria-label", t("tree_fork", { number: node.number }));
+      row.append(go, fork);
+      if (node.branches && node.branches.length) {
+        row.appendChild(make("span", "tree-branches", "(" + node.branches.join(", ") + ")"));
+      }
+      item.appendChild(row);
+      (node.forks || []).forEach(function (forked) {
+        item.appendChild(treeLine(forked, current));
+      });
+      list.appendChild(item);
+    });
+    return list;
+  }
+
+  /* As the shell's /goto: the next message continues from that turn. */
+  function gotoTurn(number) {
+    return moveTo("/goto", { target: String(number) });
+  }
+
+  /* As the shell's /fork: a new branch from that turn, where the next message goes. */
+  function forkAt(number) {
+    return moveTo("/fork", { turn: number });
+  }
+
+  function moveTo(path, body) {
+    if (state.projectId === null) return Promise.resolve();
+    return api("POST", projectPath(state.projectId, path), body).then(function (done) {
+      toast(done.message || t("tree_moved", { number: body.target || body.turn }));
+      return Promise.all([loadConversation(), loadDecisions(), refreshTree()]);
+    }).catch(fail);
+  }
+
+  /* ---- files -------------------------------------------------------------------------- */
+
+  function loadFiles() {
+    var id = state.projectId;
+    if (id === null) return Promise.resolve();
+    return api("GET", projectPath(id, "/files")).then(function (data) {
+      if (String(id) !== String(state.projectId)) return;
+      var list = $("file-list");
+      list.replaceChildren();
+      (data.files || []).forEach(function (file) {
+        var item = make("li", "file");
+        item.appendChild(make("strong", "file-name", file.filename));
+        item.appendChild(make("small", "file-facts", t("file_line", {
+          type: t("type_" + file.file_type, {}, file.file_type), chars: file.chars,
+          date: String(file.uploaded_at || "").slice(0, 10),
+        })));
+        list.appendChild(item);
+      });
+      if (!list.children.length) list.appendChild(make("li", "hint", t("no_files")));
+      $("tab-files").textContent = t("files") + " (" + (data.files || []).length + ")";
+    }).catch(fail);
+  }
+
   /* ---- search ------------------------------------------------------------------------- */
 
   function search(query) {
@@ -790,7 +1383,7 @@
         box.appendChild(resultItem(hit, project));
       });
     });
-    box.prepend(make("p", "hint", t("results_count", { count: count })));
+    box.prepend(make("p", "hint", tn("results_count", count)));
   }
 
   function resultItem(hit, project) {
@@ -799,12 +1392,36 @@
     var snippet = make("div", "result-snippet", hit.snippet || hit.text || "");
     item.append(title, snippet);
     var target = findProject(project.id !== undefined ? project : { id: hit.project_id });
-    if (target && String(target.id) !== String(state.projectId)) {
+    var elsewhere = target && String(target.id) !== String(state.projectId);
+    if (hit.kind === "turn" && hit.number && target) {
+      item.appendChild(button(t("open_turn", { number: hit.number }), "link open-turn", function () {
+        openTurn(target, hit);
+      }));
+    } else if (elsewhere) {
       item.appendChild(button(t("open_project", { name: target.name }), "link", function () {
         selectProject(target.id);
       }));
     }
     return item;
+  }
+
+  /* A hit's turn, in its project: shown where it is on the conversation's path, or the
+   * conversation moves to it (as /goto) when it is on another branch. */
+  function openTurn(project, hit) {
+    var ready = String(project.id) === String(state.projectId) ? Promise.resolve() :
+      selectProject(project.id);
+    ready.then(function () {
+      if (document.querySelector('#log [data-turn="' + Number(hit.id) + '"]')) return null;
+      return gotoTurn(hit.number);
+    }).then(function () {
+      var found = document.querySelector('#log [data-turn="' + Number(hit.id) + '"]');
+      if (!found) return;
+      state.follow = false;
+      found.classList.add("found");
+      found.scrollIntoView({ block: "center" });
+      $("jump").hidden = false;
+      closeSideOnPhone();
+    }).catch(fail);
   }
 
   function findProject(ref) {
@@ -907,14 +1524,22 @@
   function uploadFiles(files) {
     var queue = Array.prototype.slice.call(files || []);
     if (!queue.length) return Promise.resolve();
+    clearTimeout(uploadFiles.timer);
     return ensureProject().then(function next() {
       var file = queue.shift();
-      if (!file) return loadProjects();
+      if (!file) return Promise.all([loadProjects(), loadFiles()]).then(uploadsDone);
       return uploadOne(file).then(next, function (error) {
         fail(error);
         return next();
       });
     });
+  }
+
+  /* The bar says how the last upload went, then goes away. */
+  function uploadsDone() {
+    uploadFiles.timer = setTimeout(function () {
+      $("upload").hidden = true;
+    }, 3000);
   }
 
   /* XMLHttpRequest, not fetch: only it reports upload progress. */
@@ -998,12 +1623,17 @@
 
   /* ---- layout: drawers at narrow widths, the side panel's tabs ------------------------ */
 
+  var PANELS = ["decisions", "tree", "files", "guide", "search", "methods", "members"];
+
   function showSide(panel) {
-    ["decisions", "guide", "search", "methods", "members"].forEach(function (name) {
+    PANELS.forEach(function (name) {
       $("panel-" + name).hidden = name !== panel;
       $("tab-" + name).setAttribute("aria-selected", String(name === panel));
     });
     document.body.classList.add("side-open");
+    closeDrawers();
+    if (panel === "tree") loadTree();
+    if (panel === "files") loadFiles();
     if (panel === "methods") loadMethods().catch(fail);
     if (panel === "members") loadMembers();
   }
@@ -1065,6 +1695,10 @@
     }).catch(fail);
   }
 
+  function closeSideOnPhone() {
+    if (window.innerWidth < 1100) document.body.classList.remove("side-open");
+  }
+
   function closeDrawers() {
     document.body.classList.remove("projects-open");
     $("toggle-projects").setAttribute("aria-expanded", "false");
@@ -1074,10 +1708,12 @@
     $("toggle-projects").addEventListener("click", function () {
       var open = document.body.classList.toggle("projects-open");
       this.setAttribute("aria-expanded", String(open));
+      if (open) closeSideOnPhone(); // one drawer at a time on a narrow screen
     });
     $("toggle-decisions").addEventListener("click", function () {
       showSide("decisions");
     });
+    $("toggle-theme").addEventListener("click", toggleTheme);
     $("close-side").addEventListener("click", function () {
       document.body.classList.remove("side-open");
     });
@@ -1086,11 +1722,22 @@
         showSide(tab.getAttribute("data-panel"));
       });
     });
+    // Escape stops a streaming answer; otherwise it closes an open drawer.
     document.addEventListener("keydown", function (event) {
-      if (event.key !== "Escape") return;
+      if (event.key !== "Escape" || document.querySelector("dialog[open]")) return;
+      var drawer = document.body.classList.contains("projects-open") ||
+        (document.body.classList.contains("side-open") && window.innerWidth < 1100);
+      if (!drawer && state.turn && cancelTurn()) return;
       closeDrawers();
       document.body.classList.remove("side-open");
     });
+  }
+
+  /* The message box grows with its text, up to a third of the window. */
+  function grow(area) {
+    area.style.height = "auto";
+    var most = Math.max(80, Math.round(window.innerHeight / 3));
+    area.style.height = Math.min(area.scrollHeight + 2, most) + "px";
   }
 
   function wireComposer() {
@@ -1103,6 +1750,9 @@
         event.preventDefault();
         send($("message").value);
       }
+    });
+    $("message").addEventListener("input", function () {
+      grow(this);
     });
     $("cancel").addEventListener("click", cancelTurn);
     $("brief-input").addEventListener("change", function () {
@@ -1150,14 +1800,16 @@
   }
 
   function start() {
-    window.DAI18n.apply(document);
+    initTheme();
+    I18N.apply(document);
     wireLayout();
     wireComposer();
     wirePanels();
     wireDrop();
+    wireScroll();
     api("GET", "/api/v1/status").then(function (status) {
       showPerson(status);
-      setLanguage(status.language);
+      setLanguage(uiLanguage(status.language));
       if (status.active_project) state.projectId = status.active_project.id;
       return Promise.all([loadProjects(), loadProviders(), warnLeftOut()]);
     }).then(function () {
@@ -1169,6 +1821,6 @@
     }).catch(fail);
   }
 
-  window.DAApp = { state: state, send: send, openGuide: openGuide };
+  window.DAApp = { state: state, send: send, openGuide: openGuide, gotoTurn: gotoTurn };
   start();
 })();

@@ -1,8 +1,11 @@
 /* Every string the page shows, in English and Spanish (as messages.py does for the CLI).
  *
- * The language follows the server: `language` in /api/v1/status, then the language of
- * each turn. Elements carry data-i18n (text), data-i18n-placeholder, data-i18n-title or
- * data-i18n-aria-label with a key; apply() fills them in the current language.
+ * The interface language is the user's setting (`language` in /api/v1/status), or the
+ * browser's when the setting is `auto`: never the language of the last message (each
+ * answer is in the language it was asked in). Elements carry data-i18n (text),
+ * data-i18n-placeholder, data-i18n-title or data-i18n-aria-label with a key; apply()
+ * fills them in the current language. A count uses `KEY_one` for 1 and `KEY` otherwise
+ * (tn), so the page says "1 file" and "2 files".
  */
 (function () {
   "use strict";
@@ -53,6 +56,7 @@
     error_http: ["The server answered {status}.", "El servidor respondió {status}."],
     no_projects: ["No projects yet: create one below.", "Aún no hay proyectos: crea uno abajo."],
     turns_count: ["{count} turns", "{count} turnos"],
+    turns_count_one: ["{count} turn", "{count} turno"],
     rename_project: ["Rename {name}", "Renombrar {name}"],
     delete_project: ["Delete {name}", "Eliminar {name}"],
     delete_title: ["Delete the project '{name}'?", "¿Eliminar el proyecto '{name}'?"],
@@ -61,11 +65,17 @@
       "Se eliminarán {counts}. No se puede deshacer.",
     ],
     count_turns: ["{count} turns", "{count} turnos"],
+    count_turns_one: ["{count} turn", "{count} turno"],
     count_files: ["{count} files", "{count} archivos"],
+    count_files_one: ["{count} file", "{count} archivo"],
     count_decisions: ["{count} decisions", "{count} decisiones"],
+    count_decisions_one: ["{count} decision", "{count} decisión"],
     count_branches: ["{count} branches", "{count} ramas"],
+    count_branches_one: ["{count} branch", "{count} rama"],
     count_metadata: ["{count} metadata entries", "{count} entradas de metadatos"],
+    count_metadata_one: ["{count} metadata entry", "{count} entrada de metadatos"],
     count_process_memory: ["{count} process notes", "{count} notas de proceso"],
+    count_process_memory_one: ["{count} process note", "{count} nota de proceso"],
     deleted: ["Deleted '{name}'.", "Se eliminó '{name}'."],
     empty_conversation: [
       "No conversation yet. Describe what you need, in English or Spanish.",
@@ -88,13 +98,21 @@
     status_needs_answer: ["Needs your answer", "Necesita tu respuesta"],
     cancelling: ["Cancelling…", "Cancelando…"],
     footer_tokens: ["{tokens} tokens", "{tokens} tokens"],
-    footer_checklist: ["checklist {score}", "checklist {score}"],
-    footer_not_assessed: ["{count} not assessed offline", "{count} sin evaluar offline"],
+    footer_checklist: ["checklist: {passed} of {total} met", "checklist: {passed} de {total} cumplidos"],
+    footer_not_assessed: ["{count} not checked offline", "{count} sin revisar offline"],
+    footer_not_assessed_one: ["{count} not checked offline", "{count} sin revisar offline"],
+    footer_method: ["method: {confidence}", "método: {confidence}"],
+    band_HIGH: ["sure", "seguro"],
+    band_MEDIUM: ["fairly sure", "bastante seguro"],
+    band_LOW: ["a guess", "una suposición"],
+    band_chosen: ["chosen by you", "elegido por ti"],
+    footer_by: ["by {provider}", "por {provider}"],
     sources: ["Sources:", "Fuentes:"],
     loading: ["Loading…", "Cargando…"],
     no_decisions: ["No decisions recorded yet.", "Aún no hay decisiones registradas."],
     decision_recorded: ["Decision recorded.", "Decisión registrada."],
     results_count: ["{count} results", "{count} resultados"],
+    results_count_one: ["{count} result", "{count} resultado"],
     open_project: ["Open {name}", "Abrir {name}"],
     not_installed: ["not installed", "no instalado"],
     provider_now: ["Answers now come from {name}.", "Las respuestas vienen ahora de {name}."],
@@ -110,11 +128,81 @@
     ],
     team_method: ["your team's", "de tu equipo"],
     team_replaces: ["your team's, in place of the bundled one", "de tu equipo, en lugar del incluido"],
+    type_brief: ["brief", "brief"],
+    type_research: ["research", "investigación"],
+    type_design: ["design", "diseño"],
+    type_other: ["other", "otro"],
+    conversation: ["Conversation", "Conversación"],
+    jump_latest: ["Jump to latest ↓", "Ir al final ↓"],
+    dark_mode: ["Dark mode", "Modo oscuro"],
+    tree: ["Tree", "Árbol"],
+    files: ["Files", "Archivos"],
+    tree_hint: [
+      "Every turn of this project; a branch starts beside the turn it forks from.",
+      "Todos los turnos del proyecto; una rama empieza junto al turno del que sale.",
+    ],
+    tree_empty: ["No turns yet.", "Aún no hay turnos."],
+    tree_goto: ["Go to turn {number}", "Ir al turno {number}"],
+    tree_fork: ["Fork from turn {number}", "Abrir una rama en el turno {number}"],
+    tree_here: ["you are here", "estás aquí"],
+    tree_moved: ["Now at turn {number}.", "Ahora en el turno {number}."],
+    role_user: ["you", "tú"],
+    role_agent: ["design-agent", "design-agent"],
+    no_files: ["No files in this project yet: add a brief below the conversation.",
+      "Aún no hay archivos en este proyecto: añade un brief bajo la conversación."],
+    file_line: ["{type} · {chars} characters · {date}", "{type} · {chars} caracteres · {date}"],
+    welcome_title: ["Welcome to design-agent", "Te damos la bienvenida a design-agent"],
+    welcome_text: [
+      "Describe what you are designing, in English or Spanish: design-agent picks the method, answers with its guide, and keeps every decision of the project. Try one of these:",
+      "Describe lo que estás diseñando, en español o en inglés: design-agent elige el método, responde con su guía y guarda cada decisión del proyecto. Prueba una de estas:",
+    ],
+    empty_title: ["Nothing said in this project yet", "Aún no se ha dicho nada en este proyecto"],
+    empty_text: [
+      "Ask for a method, tell design-agent what you decided, or add a brief. For example:",
+      "Pide un método, cuenta a design-agent qué habéis decidido o añade un brief. Por ejemplo:",
+    ],
+    example_1: ["Plan a usability test for our checkout", "Planifica un test de usabilidad del checkout"],
+    example_2: ["Write personas for first-time buyers", "Crea personas para compradores primerizos"],
+    example_3: ["Create a project called Ledgerly", "Crea un proyecto llamado Ledgerly"],
+    example_4: ["What have we decided?", "¿Qué hemos decidido?"],
+    copy: ["Copy", "Copiar"],
+    copy_label: ["Copy this answer as Markdown", "Copiar esta respuesta en Markdown"],
+    copied: ["Copied the answer (Markdown).", "Respuesta copiada (Markdown)."],
+    edit: ["Edit", "Editar"],
+    edit_label: ["Edit this request and send it as a new branch", "Editar esta petición y enviarla como una rama nueva"],
+    edit_send: ["Send as a new branch", "Enviar como rama nueva"],
+    retry_with: ["Try again with…", "Repetir con…"],
+    compare_with: ["Compare with…", "Comparar con…"],
+    retry_phrase: ["try that again with {provider}", "repítelo con {provider}"],
+    compare_phrase: ["compare with {provider}", "compara con {provider}"],
+    keep_phrase: ["{number} because {reason}", "{number} porque {reason}"],
+    keep_this: ["Keep this one", "Quedarme con esta"],
+    keep_reason: ["Why keep it?", "¿Por qué esta?"],
+    compare_title: ["Answer {number}: {provider}", "Respuesta {number}: {provider}"],
+    branch_prev: ["Previous version", "Versión anterior"],
+    branch_next: ["Next version", "Versión siguiente"],
+    branch_of: ["{index} of {count}", "{index} de {count}"],
+    yes_word: ["yes", "sí"],
+    no_word: ["no", "no"],
+    yes: ["Yes", "Sí"],
+    no: ["No", "No"],
+    keep_all: ["Keep all", "Guardar todas"],
+    keep_one: ["Keep {number}", "Guardar la {number}"],
+    not_now: ["Not now", "Ahora no"],
+    download_report: ["Download the report ({format})", "Descargar el informe ({format})"],
+    open_turn: ["Open turn {number}", "Abrir el turno {number}"],
+    show_in_conversation: ["Show in the conversation", "Ver en la conversación"],
   };
 
   var language = "en";
 
-  function t(key, vars, fallback) {
+  /* A count in words: KEY_one for exactly 1 (when there is one), KEY otherwise. */
+  function tn(key, count, vars) {
+    var all = Object.assign({ count: count }, vars || {});
+    return t(Number(count) === 1 && STRINGS[key + "_one"] ? key + "_one" : key, all);
+  }
+
+    function t(key, vars, fallback) {
     var pair = STRINGS[key];
     var template = pair ? pair[language === "es" ? 1 : 0] : fallback !== undefined ? fallback : key;
     return String(template).replace(/\{(\w+)\}/g, function (whole, name) {
@@ -138,7 +226,7 @@
   }
 
   window.DAI18n = {
-    t: t, setLanguage: setLanguage, apply: apply, strings: STRINGS,
+    t: t, tn: tn, setLanguage: setLanguage, apply: apply, strings: STRINGS,
     language: function () {
       return language;
     },
