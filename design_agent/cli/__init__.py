@@ -55,6 +55,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.memory:history",
         "Show the project's latest conversation turns, oldest first.",
     ),
+    "login": (
+        "design_agent.cli.team:login",
+        "Log this home in to the team's server at URL, as you.",
+    ),
+    "logout": (
+        "design_agent.cli.team:logout",
+        "Forget this home's login to a team's server (its token ends on the server too).",
+    ),
     "match": (
         "design_agent.cli.match:match",
         "Show which design tasks MESSAGE asks for, best first, scored 0-100.",
@@ -212,6 +220,13 @@ def cli(ctx: click.Context, home: str | None, debug: bool, continuing: bool) -> 
 
     ctx.obj = AppContext(home_flag=home, debug=debug)
     ctx.call_on_close(ctx.obj.close)
+    if ctx.invoked_subcommand is None and ctx.obj.team_login is not None:
+        from design_agent.cli.team import team_of
+        from design_agent.cli.team_shell import run_team_shell
+
+        team = team_of(ctx.obj)  # logged in: the conversation is on the team's server
+        assert team is not None
+        ctx.exit(run_team_shell(team))
     if ctx.invoked_subcommand is None:
         from design_agent.cli.shell import run_shell
 

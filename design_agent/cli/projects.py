@@ -12,6 +12,7 @@ import click
 from design_agent.cli.options import app_of, force_option, json_option
 from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.stdin import confirm_replace, interactive, require_stdin
+from design_agent.cli.team import team_of
 from design_agent.core.errors import DesignAgentError, NotFoundError, UsageError
 from design_agent.core.input_history import forget_project
 from design_agent.core.messages import say
@@ -56,6 +57,11 @@ def projects_list(ctx: click.Context, as_json: bool) -> None:
     Example:
       design-agent projects list
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        from design_agent.cli import team_commands
+
+        team_commands.projects_list(team, as_json)
+        return
     items = app_of(ctx).memory.list_projects()
     if as_json:
         print_json(items)
@@ -89,6 +95,11 @@ def projects_create(ctx: click.Context, name: str, as_json: bool) -> None:
     Example:
       design-agent projects create "Mobile Checkout"
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        from design_agent.cli import team_commands
+
+        team_commands.projects_create(team, name, as_json)
+        return
     memory = app_of(ctx).memory
     project = memory.switch_project(memory.create_project(name).id)
     if as_json:
@@ -114,6 +125,11 @@ def projects_switch(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
       design-agent projects switch "mobile checkout"
       design-agent projects switch acme --yes
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        from design_agent.cli import team_commands
+
+        team_commands.projects_switch(team, name, yes, as_json)
+        return
     memory = app_of(ctx).memory
     found = memory.lookup_project(name)
     target = found.exact or _confirmed_guess(found, yes, as_json)

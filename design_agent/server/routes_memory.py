@@ -73,7 +73,8 @@ def tree(project_id: str, request: Request) -> dict[str, Any]:
         done = show(None, action).shown()
     finally:
         services.memory.close()
-    return done.data or {"tree": {"nodes": []}, "current": None}
+    found = done.data or {"tree": {"nodes": []}, "current": None}
+    return {**found, "text": done.message}  # as `history --tree` prints it
 
 
 @router.get("/search")
@@ -115,15 +116,23 @@ class DecisionRetireBody(BaseModel):
 
 @router.get("/projects/{project_id}/decisions")
 def list_decisions(
-    project_id: str, request: Request, all_branches: int = 0, history: int = 0
+    project_id: str,
+    request: Request,
+    all_branches: int = 0,
+    history: int = 0,
+    q: str | None = None,
 ) -> dict[str, Any]:
     """The current decisions on the branch the conversation is on (all_branches=1: every
     branch's; history=1: replaced and retired ones too), newest first, each with its turn
-    and branch; `counts` says what the listing leaves out (as `decisions list --json`)."""
+    and branch; `counts` says what the listing leaves out (as `decisions list --json`).
+    With `q`: the decisions matching it, best first (as `decisions search --json`)."""
     from design_agent.understanding.conversation import conversation_node
 
     with memory_of(request) as memory:
         project = project_of(memory, project_id)
+        if q is not None:
+            found_by = memory.search_decisions(project.id, q[:1000], limit=20)
+            return {"decisions": [jsonable(hit.item) for hit in found_by]}
         node = None if all_branches else conversation_node(memory, project.id)
         found = (
             memory.decisions_on_path(node, history=bool(history))
