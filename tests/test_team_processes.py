@@ -7,99 +7,15 @@ either; the follower's pool lends no connection while it streams.
 
 from __future__ import annotations
 
-import http.client
-import json
 import os
-import re
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from typing import Any
 
 import pytest
 from fixtures.fakes import claude_run, install_fake
-from fixtures.live_server import parse_sse
+from fixtures.team_servers import Process
 
 from design_agent.memory import Memory
-
-STARTED = re.compile(r"team server on (http://127\.0\.0\.1:(\d+))")
-TIMEOUT = 60.0
-
-
-class Process:
-    """One `design-agent serve --team` on a free port."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        argv = [sys.executable, "-m", "design_agent", "serve", "--team", "--port", "0"]
-        self.log = log.open("w+", encoding="utf-8")
-        self.proc = subprocess.Popen(
-            argv, env=env, stdout=subprocess.PIPE, stderr=self.log, text=True
-        )
-        self.port = self._port()
-
-    def _port(self) -> int:
-        found: list[int] = []
-
-        def read() -> None:
-            for line in self.proc.stdout:  # type: ignore[union-attr]
-                match = STARTED.search(line)
-                if match:
-                    found.append(int(match.group(2)))
-                    return
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(TIMEOUT)
-        if not found:
-            self.stop()
-            self.log.seek(0)
-            raise AssertionError(f"the server did not start: {self.log.read()[-2000:]}")
-        return found[0]
-
-    def request(
-        self, token: str, method: str, path: str, body: Any = None, headers: Any = None
-    ) -> tuple[int, Any]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
-        sent = {"Authorization": f"Bearer {token}", "X-Design-Agent": "1", **(headers or {})}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            sent["Content-Type"] = "application/json"
-        try:
-            conn.request(method, path, body=data, headers=sent)
-            response = conn.getresponse()
-            raw = response.read()
-            return response.status, json.loads(raw) if raw else None
-        finally:
-            conn.close()
-
-    @contextmanager
-    def stream(self, token: str, turn_id: str, after: int = 0) -> Iterator[Iterator[dict]]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
-        headers = {"Authorization": f"Bearer {token}"}
-        if after:
-            headers["Last-Event-ID"] = str(after)
-        try:
-            conn.request("GET", f"/api/v1/turns/{turn_id}/events", headers=headers)
-            response = conn.getresponse()
-            assert response.status == 200, response.read()
-            yield parse_sse(response)
-        finally:
-            conn.close()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.log.close()
 
 
 @pytest.fixture
