@@ -110,6 +110,13 @@ def serve(
     if public_url is not None and not team:
         raise UsageError("--public-url is a team server's: add --team")
     if team:
+        if remote and not (public_url or "").startswith("https://"):
+            click.echo(
+                f"Warning: listening on {host} without TLS: passwords and sessions cross the "
+                "network in clear; serve it behind an https proxy and pass --public-url "
+                "https://...",
+                err=True,
+            )
         _serve_team(ctx, port, host, detach, public_url)
         return
     if remote:
