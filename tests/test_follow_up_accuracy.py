@@ -16,7 +16,12 @@ from design_agent.understanding.routing_eval import meta_check
 
 DATA = Path(__file__).resolve().parent / "data"
 # The floor of each set, a little under what it reads today (so a regression shows).
-FLOORS = {"followups_dev.yaml": (0.88, 3)}
+FLOORS = {
+    "followups_dev.yaml": (0.88, 3),
+    # Held out, evaluated once at issue 24's close: 89.4% (target 95 %), 2 of 141 new
+    # requests whose own method is HIGH or MEDIUM answered as the previous one (target 0).
+    "followups_heldout.yaml": (0.885, 2),
+}
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))

@@ -15,7 +15,7 @@ and the stronger one wins.
   of the answer.
 
 Its words are in lexicon/<language>/follow_ups.yaml. When neither reading clearly wins,
-the caller may ask the fast model (clarify.py); `decided` says whether it must.
+the caller may ask the fast model (clarify.py); `settled` says whether it need not.
 """
 
 from __future__ import annotations
@@ -66,8 +66,12 @@ class Weighed:
         return "follow_up" if self.follow_up > self.new_request else "new_request"
 
     @property
-    def decided(self) -> bool:
-        """Whether one reading wins clearly (else a model may settle it)."""
+    def settled(self) -> bool:
+        """Whether the evidence settles it (else a model may): one reading wins clearly, or
+        another method scores HIGH or MEDIUM and nothing edits the answer (then it is new
+        whatever the weights say)."""
+        if self.strong_other and not self.edits_answer:
+            return True
         return abs(self.follow_up - self.new_request) >= CLEAR_MARGIN
 
 
