@@ -2,8 +2,8 @@
 the fast model when a real AI CLI is active (understanding/model_follow_up.py): one strict
 JSON reply, a short timeout, and on anything else the weighed reading stands.
 
-After a usability test plan, "añade una pregunta de encuesta al final de cada tarea" is such
-a close call: the survey words point to survey design, the edit to the plan. The fake
+After an interview guide, "adáptala para cooperativas de Perú" is such a close call: nothing
+names another method, but nothing says plainly that the guide is what is adapted. The fake
 `claude` (a real executable replaying recorded stream-json runs in turn) is the model.
 """
 
@@ -27,11 +27,11 @@ from design_agent.understanding.model_follow_up import (
     read_with_model,
 )
 
-PLAN = "plan de test de usabilidad para la app de citas médicas"
-CLOSE_CALL = "añade una pregunta de encuesta al final de cada tarea"
-CLEARLY_NEW = "ahora necesito una guía de entrevistas para los médicos de cabecera"
-GOES_ON = '{"reading": "follow_up", "reason": "an edit of the plan"}'
-IS_NEW = '{"reading": "new_request", "reason": "a survey of its own"}'
+PLAN = "guía de entrevistas para productores de café en Colombia"
+CLOSE_CALL = "adáptala para cooperativas de Perú"
+CLEARLY_NEW = "ahora necesito un plan de test de usabilidad para la app de citas"
+GOES_ON = '{"reading": "follow_up", "reason": "the guide adapted"}'
+IS_NEW = '{"reading": "new_request", "reason": "something else"}'
 
 
 @pytest.fixture
@@ -55,9 +55,9 @@ def matched(said) -> TaskMatched:  # type: ignore[no-untyped-def]
 def test_a_close_call_is_read_by_the_model_as_going_on(talk: Conversation, tmp_path: Path):
     talk("crea el proyecto Citas", reply="Citas", pending="interview")
     talk("olvídalo", reply="lo dejo", pending=None)
-    runs = claude_answers(talk, tmp_path, "# Plan de test", GOES_ON, "# Plan con encuesta")
-    talk(PLAN, reply="Plan de test", pending=None, task="usability_test_plan")
-    said = talk(CLOSE_CALL, reply="Plan con encuesta", pending=None, task="usability_test_plan")
+    runs = claude_answers(talk, tmp_path, "# Guía de entrevistas", GOES_ON, "# Guía para Perú")
+    talk(PLAN, reply="Guía de entrevistas", pending=None, task="user_interviews")
+    said = talk(CLOSE_CALL, reply="Guía para Perú", pending=None, task="user_interviews")
     assert [e.work for e in said.events if isinstance(e, Working)] == ["weighing_follow_up"]
     assert [e.status for e in said.events if isinstance(e, WorkDone)] == ["done"]
     assert "continuación" in matched(said).reason
@@ -67,10 +67,10 @@ def test_a_close_call_is_read_by_the_model_as_going_on(talk: Conversation, tmp_p
 def test_the_model_may_read_it_as_something_new(talk: Conversation, tmp_path: Path):
     talk("crea el proyecto Citas", reply="Citas", pending="interview")
     talk("olvídalo", reply="lo dejo", pending=None)
-    claude_answers(talk, tmp_path, "# Plan de test", IS_NEW, "# Encuesta")
-    talk(PLAN, reply="Plan de test", pending=None, task="usability_test_plan")
-    said = talk(CLOSE_CALL, reply="", pending=None)
-    assert matched(said).task_id != "usability_test_plan"
+    claude_answers(talk, tmp_path, "# Guía de entrevistas", IS_NEW, "# Encuesta")
+    talk(PLAN, reply="Guía de entrevistas", pending=None, task="user_interviews")
+    said = talk(CLOSE_CALL, reply="Responde con un número", pending="choice")
+    assert "Revisión de localización" in said.reply  # asked anew, not answered as the guide
 
 
 def test_a_reply_that_is_not_the_object_leaves_the_weighed_reading(
@@ -78,19 +78,19 @@ def test_a_reply_that_is_not_the_object_leaves_the_weighed_reading(
 ):
     talk("crea el proyecto Citas", reply="Citas", pending="interview")
     talk("olvídalo", reply="lo dejo", pending=None)
-    claude_answers(talk, tmp_path, "# Plan de test", "Sure! It is a follow-up.", "# Otra")
-    talk(PLAN, reply="Plan de test", pending=None, task="usability_test_plan")
-    said = talk(CLOSE_CALL, reply="", pending=None)
+    claude_answers(talk, tmp_path, "# Guía de entrevistas", "Sure! It is a follow-up.", "# Otra")
+    talk(PLAN, reply="Guía de entrevistas", pending=None, task="user_interviews")
+    said = talk(CLOSE_CALL, reply="Responde con un número", pending="choice")
     assert [e.work for e in said.events if isinstance(e, Working)][:1] == ["weighing_follow_up"]
-    assert "continuación" not in matched(said).reason  # the weighed reading: not the model's
+    assert not [e for e in said.events if isinstance(e, TaskMatched)]  # the weighed reading
 
 
 def test_a_clear_reading_asks_no_model(talk: Conversation, tmp_path: Path):
     talk("crea el proyecto Citas", reply="Citas", pending="interview")
     talk("olvídalo", reply="lo dejo", pending=None)
-    runs = claude_answers(talk, tmp_path, "# Plan de test", "# Guía de entrevistas")
-    talk(PLAN, reply="Plan de test", pending=None, task="usability_test_plan")
-    said = talk(CLEARLY_NEW, reply="Guía de entrevistas", pending=None, task="user_interviews")
+    runs = claude_answers(talk, tmp_path, "# Guía de entrevistas", "# Plan de test")
+    talk(PLAN, reply="Guía de entrevistas", pending=None, task="user_interviews")
+    said = talk(CLEARLY_NEW, reply="Plan de test", pending=None, task="usability_test_plan")
     assert not [e for e in said.events if isinstance(e, Working)]
     assert runs.read_text() == "2"
 
@@ -98,8 +98,8 @@ def test_a_clear_reading_asks_no_model(talk: Conversation, tmp_path: Path):
 def test_offline_the_weighed_reading_decides_without_a_wait(talk: Conversation):
     talk("crea el proyecto Citas", reply="Citas", pending="interview")
     talk("olvídalo", reply="lo dejo", pending=None)
-    talk(PLAN, reply="", pending=None, task="usability_test_plan")
-    said = talk(CLOSE_CALL, reply="", pending=None)
+    talk(PLAN, reply="", pending=None, task="user_interviews")
+    said = talk(CLOSE_CALL, reply="Responde con un número", pending="choice")
     assert not [e for e in said.events if isinstance(e, Working)]
 
 
@@ -120,7 +120,7 @@ def claude_replying(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: i
 
 
 def read(catalogue: Catalogue, settings: Settings, timeout: float = 10.0):  # type: ignore[no-untyped-def]
-    task = catalogue.task("usability_test_plan")
+    task = catalogue.task("user_interviews")
     spec = bundled_adapters()["claude"]
     return read_with_model(CLOSE_CALL, task, PLAN, spec, settings, None, "es", timeout)
 
@@ -129,10 +129,10 @@ def test_the_model_is_asked_on_the_fast_tier_with_both_messages(
     bundled_catalogue: Catalogue, claude_replying, tmp_path: Path
 ):
     verdict = read(bundled_catalogue, claude_replying(GOES_ON))
-    assert verdict == FollowUpVerdict(reading="follow_up", reason="an edit of the plan")
+    assert verdict == FollowUpVerdict(reading="follow_up", reason="the guide adapted")
     sent = json.loads((tmp_path / "fake-log.json").read_text())
     asked = sent["stdin"] or " ".join(sent["argv"])
-    assert PLAN in asked and CLOSE_CALL in asked and "usability_test_plan" in asked
+    assert PLAN in asked and CLOSE_CALL in asked and "user_interviews" in asked
     fast = bundled_adapters()["claude"].models.fast
     assert f"--model {fast}" in " ".join(sent["argv"])  # the fast tier's model
 
