@@ -23,6 +23,9 @@ FLOORS = {
     # requests whose own method is HIGH or MEDIUM answered as the previous one (target 0);
     # a dev set since: 93.2 % (1 of 141) after the insertion and conversion readings.
     "followups_heldout.yaml": (0.925, 1),
+    # The second held-out set (352), evaluated once after those readings: 88.9 %, 5 of 150
+    # strong new requests answered as the previous method. Targets (95 %, 0) not met.
+    "followups_heldout_2.yaml": (0.885, 5),
 }
 
 
