@@ -147,7 +147,7 @@ class ProviderFallback(PipelineEvent):
 
 
 # What a blocking side call to a model is doing: its own field (`kind` names the event).
-WorkKind = Literal["choosing_method", "reading_reply"]
+WorkKind = Literal["choosing_method", "reading_reply", "weighing_follow_up"]
 
 
 class Working(PipelineEvent):

@@ -565,6 +565,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- a side call to a model the turn waits on (providers/side_call.py) -------------------
     "work_choosing_method": ("choosing the method…", "eligiendo el método…"),
     "work_reading_reply": ("reading your reply…", "leyendo tu respuesta…"),
+    "work_weighing_follow_up": ("reading your message…", "leyendo tu mensaje…"),
     "work_hint": ("Ctrl-C cancels", "Ctrl-C cancela"),
     "work_cancelled": (
         "stopped while {doing}; nothing was answered or saved (send the message again to retry)",
@@ -573,6 +574,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "work_doing_choosing_method": ("choosing the method", "se elegía el método"),
     "work_doing_reading_reply": ("reading your reply", "se leía tu respuesta"),
+    "work_doing_weighing_follow_up": ("reading your message", "se leía tu mensaje"),
+    "follow_up_by_model": (
+        "read as a follow-up by {provider}",
+        "leído como continuación por {provider}",
+    ),
     "assumed": (
         "the request is about {task}; no further details were given",
         "la petición trata de {task}; no se dieron más detalles",

@@ -89,6 +89,7 @@
     working: ["Working…", "Trabajando…"],
     work_choosing_method: ["Choosing the method…", "Eligiendo el método…"],
     work_reading_reply: ["Reading your reply…", "Leyendo tu respuesta…"],
+    work_weighing_follow_up: ["Reading your message…", "Leyendo tu mensaje…"],
     question: ["? {question}", "? {question}"],
     proposed_decision: ["Proposed decision", "Decisión propuesta"],
     status_complete: ["Complete", "Completado"],
