@@ -260,10 +260,10 @@ def zipf(n: int) -> list[float]:
 def corpus(turns: int, regenerate: bool) -> Path:
     """The cached SQLite corpus of `turns` turns (built when missing)."""
     path = CACHE / f"team-v{GENERATOR_VERSION}-{turns}.db"
-    if path.exists() and not regenerate:
-        return path
     CACHE.mkdir(parents=True, exist_ok=True)
     CACHE.chmod(0o700)  # a private folder, as a home is (else the memory warns)
+    if path.exists() and not regenerate:
+        return path
     partial = path.with_name(path.name + ".partial")
     for old in (partial, path):
         for suffix in ("", "-wal", "-shm"):
@@ -340,6 +340,9 @@ def searched(target: str | Path, asked: Asked) -> tuple[list[float], list[list[i
 
 
 def _search_times(target: str, asked: Asked) -> list[float]:
+    """A searcher process's latencies, after one untimed question (its pool made, the
+    schema checked, the word statistics read: what a server process has done already)."""
+    searched(target, asked[:1])
     return searched(target, asked)[0]
 
 
@@ -589,8 +592,9 @@ main()
 
 
 def run_startup(runs: int, baseline: str | None) -> None:
-    """`--version`, `--help` and an offline `ask` from this tree (and the baseline's),
-    each run as the console script runs it, on a home of its own."""
+    """`--version`, `--help` and an offline `ask` from this tree (and the baseline's), each
+    run as the console script runs it, on a home of its own; the two trees take turns run
+    by run, so a machine that gets busier slows both alike."""
     trees = [("this tree", ROOT)]
     folder = Path(tempfile.mkdtemp(prefix="design-agent-startup-"))
     try:
@@ -601,24 +605,31 @@ def run_startup(runs: int, baseline: str | None) -> None:
                                      capture_output=True, check=True).stdout  # fmt: skip
             subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
             trees.append((f"baseline {baseline}", old))
-        medians: dict[tuple[str, str], float] = {}
         commands = (("--version", ["--version"]), ("--help", ["--help"]), ("ask (SQLite)", ASK))
-        for label, args in commands:
-            for name, tree in trees:
-                home = folder / f"home-{name.split()[0]}-{label[:5].strip('-')}"
-                home.mkdir(exist_ok=True)
-                env = command_env(str(home))
-                argv = [sys.executable, "-c", FROM_TREE, str(tree), *args]
-                median_ms(argv, 2, env)
-                wall, cpu = median_ms(argv, runs, env)
-                medians[(label, name)] = wall
+        for n, (label, args) in enumerate(commands):
+            found: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in trees}
+            for round_ in range(runs + 2):  # the first two warm the caches, uncounted
+                for t, (name, tree) in enumerate(trees):
+                    home = folder / f"home-{n}-{t}"
+                    home.mkdir(exist_ok=True)
+                    argv = [sys.executable, "-c", FROM_TREE, str(tree), *args]
+                    timed = median_ms(argv, 1, command_env(str(home)))
+                    if round_ >= 2:
+                        found[name].append(timed)
+            medians = {
+                name: (statistics.median(w for w, _ in got), statistics.median(c for _, c in got))
+                for name, got in found.items()
+            }
+            for name, (wall, cpu) in medians.items():
                 line(f"{label}, {name}", f"median {wall:6.1f} ms wall, {cpu:6.1f} ms CPU")
             if baseline:
-                delta = medians[(label, "this tree")] - medians[(label, trees[1][0])]
-                line(f"{label}, delta", f"{delta:+.1f} ms")
-        env = command_env(str(folder / "home-this-ask"))
-        done = subprocess.run([sys.executable, "-c", LOADED_AT_EXIT, *ASK], env=env,
-                              capture_output=True, text=True)  # fmt: skip
+                ours, theirs = medians["this tree"], medians[trees[1][0]]
+                line(f"{label}, delta", f"{ours[0] - theirs[0]:+.1f} ms wall, "
+                     f"{ours[1] - theirs[1]:+.1f} ms CPU")  # fmt: skip
+        home = folder / "home-loaded"
+        home.mkdir()
+        argv = [sys.executable, "-c", LOADED_AT_EXIT, *ASK]
+        done = subprocess.run(argv, env=command_env(str(home)), capture_output=True, text=True)
         line("psycopg modules loaded by ask (SQLite)", done.stdout.strip().splitlines()[-1])
     finally:
         shutil.rmtree(folder, ignore_errors=True)

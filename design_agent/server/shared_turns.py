@@ -86,6 +86,11 @@ class RemoteTurn:
     def done(self) -> bool:
         return self._run.status != "running"
 
+    @property
+    def seen(self) -> int:
+        """How many of its events are held here."""
+        return len(self._events)
+
     def refresh(self) -> None:
         """Read what is new: the row first, then the events (an ended row's events are all
         stored before it says so), then tell the followers."""
@@ -93,7 +98,10 @@ class RemoteTurn:
 
         db = self.manager.database()
         run = turn_log.get(db, self.turn_id)
-        fresh = turn_log.events_after(db, self.turn_id, len(self._events))
+        self.deliver(run, turn_log.events_after(db, self.turn_id, self.seen))
+
+    def deliver(self, run: Run | None, fresh: list[StoredEvent]) -> None:
+        """Take the row (None: unchanged) and the events read, then tell the followers."""
         with self._lock:
             if run is not None:
                 self._run = run
@@ -155,7 +163,6 @@ class _Written:
     def __init__(self, record: TurnRecord) -> None:
         self.record = record
         self.events = 0
-        self.lock = threading.Lock()
 
 
 class SharedTurnManager(TurnManager):
@@ -168,10 +175,16 @@ class SharedTurnManager(TurnManager):
         self._written: dict[str, _Written] = {}
         self._remote: dict[str, RemoteTurn] = {}
         self._shared_lock = threading.Lock()
+        self._write_lock = threading.Lock()  # one writing round at a time
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._flusher: threading.Thread | None = None
+        self._fetcher: threading.Thread | None = None
         self._listener: Any = None
+        # Turns of other processes announced since the last read: with new events, ended.
+        self._dirty: set[str] = set()
+        self._ended: set[str] = set()
+        self._fetch = threading.Event()
 
     def database(self) -> Connection:
         """The database, as a Memory reaches it: a pooled connection per statement, none
@@ -192,6 +205,8 @@ class SharedTurnManager(TurnManager):
             self._listener.start()
             self._flusher = threading.Thread(target=self._flush_loop, name="turn-log", daemon=True)
             self._flusher.start()
+            self._fetcher = threading.Thread(target=self._fetch_loop, name="turn-read", daemon=True)
+            self._fetcher.start()
 
     # Starting, finding, cancelling ---------------------------------------------------------
 
@@ -221,9 +236,7 @@ class SharedTurnManager(TurnManager):
                     ours = self._turns.get(e.running_id)
                 if attempt == 2 or ours is None or not ours.done:
                     raise ProjectBusy(project_id, e.running_id) from e
-                written = self._written.get(e.running_id)  # it ended here a moment ago:
-                if written is not None:  # record that now (the flusher may be at it), retry
-                    self._write(written)
+                self._write_all()  # it ended here a moment ago: record that now, then retry
         try:
             record = self._launch(request, project_id, person, turn_id)
         except ProjectBusy:  # a turn of this process took the project meanwhile
@@ -283,34 +296,71 @@ class SharedTurnManager(TurnManager):
             return
         self._stopping.set()
         self._wake.set()
+        self._fetch.set()
         self._flusher.join(wait)
         self._write_all()  # whatever the flusher had not written yet
         self._listener.stop()
+        if self._fetcher is not None:
+            self._fetcher.join(wait)
 
     # What other processes announce ----------------------------------------------------------
 
     def _heard(self, payload: str) -> None:
-        kind, _, rest = payload.partition(" ")
-        turn_id = rest.split(" ")[0]
+        """An announcement: a cancel is done here at once; new events and ends are read by
+        the fetcher, many at a time (announcements that come together make one read)."""
+        kind, *ids = payload.split()
         if kind == "c":
             with self._lock:
-                record = self._turns.get(turn_id)
-            if record is not None:
+                records = [self._turns[i] for i in ids if i in self._turns]
+            for record in records:
                 record.cancel()
             return
         with self._shared_lock:
-            remote = self._remote.get(turn_id)
-        if remote is not None:
-            remote.refresh()
-            if remote.done:
-                with self._shared_lock:
-                    self._remote.pop(turn_id, None)  # the followers keep theirs to the end
+            followed = [i for i in ids if i in self._remote]
+            if not followed:
+                return
+            self._dirty.update(followed)
+            if kind == "x":
+                self._ended.update(followed)
+        self._fetch.set()
 
     def _reconnected(self) -> None:
+        """Announcements may have been missed: read every followed turn again, rows too."""
         with self._shared_lock:
-            followed = list(self._remote.values())
-        for remote in followed:
-            remote.refresh()
+            self._dirty.update(self._remote)
+            self._ended.update(self._remote)
+        self._fetch.set()
+
+    def _fetch_loop(self) -> None:
+        while not self._stopping.is_set():
+            self._fetch.wait(BEAT_SECONDS)
+            self._fetch.clear()
+            try:
+                self._read_followed()
+            except Exception:  # the database may be away a moment: read it all again
+                log.exception("reading the turns of other processes")
+                self._reconnected()
+                self._stopping.wait(1.0)
+
+    def _read_followed(self) -> None:
+        """One read of every announced turn: the rows of the ended ones first, then the
+        new events of all (two statements, however many turns)."""
+        from design_agent.memory.postgres import turn_log
+
+        with self._shared_lock:
+            dirty, ended = self._dirty, self._ended
+            self._dirty, self._ended = set(), set()
+            remotes = {i: self._remote[i] for i in dirty | ended if i in self._remote}
+        if not remotes:
+            return
+        db = self.database()
+        found = turn_log.runs(db, [i for i in remotes if i in ended])
+        fresh = turn_log.events_of(db, {i: remote.seen for i, remote in remotes.items()})
+        for turn_id, remote in remotes.items():
+            remote.deliver(found.get(turn_id), fresh.get(turn_id, []))
+            if remote.done:
+                with self._shared_lock:
+                    self._remote.pop(turn_id, None)  # its followers keep theirs to the end
 
     # Writing this process's turns ---------------------------------------------------------
 
@@ -334,36 +384,40 @@ class SharedTurnManager(TurnManager):
                 self._wake.set()
 
     def _write_all(self) -> None:
-        with self._shared_lock:
-            pending = list(self._written.values())
-        for written in pending:
-            self._write(written)
-
-    def _write(self, written: _Written) -> None:
-        """Store the turn's new events; once it ended and all are stored, how it ended."""
+        """Store every local turn's new events (one statement and one announcement for all
+        of them), then record how the turns that ended did."""
         from design_agent.memory.postgres import turn_log
 
-        record = written.record
-        with written.lock:
-            if record.turn_id not in self._written:
-                return  # written whole by the flusher while we waited for it
-            events, done = record.after(written.events)
-            if events:
+        with self._write_lock:
+            with self._shared_lock:
+                pending = list(self._written.values())
+            rows: list[tuple[str, int, str, str, int]] = []
+            taken: list[tuple[_Written, int, bool]] = []
+            for written in pending:
+                record = written.record
+                events, done = record.after(written.events)
                 first = written.events + 1
-                rows = [
-                    (seq, getattr(e, "kind", "event"), e.model_dump_json(), record.stamp(seq))
+                rows += [
+                    (record.turn_id, seq, getattr(e, "kind", "event"), e.model_dump_json(),
+                     record.stamp(seq))
                     for seq, e in enumerate(events, first)
-                ]
-                db = self.database()
-                turn_log.append(db, record.turn_id, rows, first + len(events) - 1)
-                written.events += len(events)
-            if done and record.exit_code is not None:
-                db = self.database()
-                turn_log.finish(
-                    db, record.turn_id, record.status, record.exit_code, record.error, now()
-                )
-                with self._shared_lock:
-                    self._written.pop(record.turn_id, None)
+                ]  # fmt: skip
+                taken.append((written, len(events), done and record.exit_code is not None))
+            turn_log.append(self.database(), rows)
+            for written, count, ended in taken:
+                written.events += count
+                if ended:
+                    self._finish(written.record)
+
+    def _finish(self, record: TurnRecord) -> None:
+        from design_agent.memory.postgres import turn_log
+
+        assert record.exit_code is not None
+        turn_log.finish(
+            self.database(), record.turn_id, record.status, record.exit_code, record.error, now()
+        )
+        with self._shared_lock:
+            self._written.pop(record.turn_id, None)
 
     def _beat(self) -> None:
         from design_agent.memory.postgres import turn_log

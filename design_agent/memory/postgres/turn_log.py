@@ -5,9 +5,9 @@ unique index lets one turn run per project, whichever process took it: the secon
 `Busy`), who started it, how it ended, and a heartbeat the running process renews. The
 turn's events go to `turn_events` as they come (their JSON as `ask --events` prints it),
 and every write is announced with NOTIFY on CHANNEL, ids only (a payload is limited to
-8,000 bytes): "e TURN SEQ" (events up to SEQ are stored), "x TURN" (it ended), "c TURN"
-(cancel it, asked through another process). listen.py hears them on a connection of its
-own; every statement here borrows a pooled connection for itself only.
+8,000 bytes): "e TURN TURN ..." (those turns have new events stored), "x TURN" (it
+ended), "c TURN" (cancel it, asked through another process). listen.py hears them on a
+connection of its own; every statement here borrows a pooled connection for itself only.
 
 A running turn whose heartbeat is older than STALE_SECONDS belonged to a process that
 died: the next start on its project marks it failed and takes the project.
@@ -113,17 +113,38 @@ def running_on(db: Connection, project_id: str) -> str | None:
     return None if row is None else str(row["id"])
 
 
-def append(
-    db: Connection, turn_id: str, events: Iterable[tuple[int, str, str, int]], last: int
-) -> None:
-    """Store events (seq, kind, JSON, appended ns) and announce them, in one transaction."""
+def append(db: Connection, events: Iterable[tuple[str, int, str, str, int]]) -> None:
+    """Store events (turn, seq, kind, JSON, appended ns), of any number of turns, and
+    announce them ("e TURN TURN ..."), in one transaction: one statement, one
+    notification per MAX_PAYLOAD bytes of ids, however many turns stream at once."""
+    rows = list(events)
+    if not rows:
+        return
     with db.transaction():
         db.executemany(
             "INSERT INTO turn_events (turn_id, seq, kind, data, appended_ns) "
             "VALUES (?, ?, ?, ?, ?)",
-            [(turn_id, *event) for event in events],
+            rows,
         )
-        db.execute("SELECT pg_notify(?, ?)", [CHANNEL, f"e {turn_id} {last}"])
+        for payload in _payloads("e", dict.fromkeys(row[0] for row in rows)):
+            db.execute("SELECT pg_notify(?, ?)", [CHANNEL, payload])
+
+
+MAX_PAYLOAD = 7000  # bytes of one notification (PostgreSQL's limit is 8,000)
+
+
+def _payloads(kind: str, ids: Iterable[str]) -> Iterable[str]:
+    """ "KIND ID ID ...", cut so each stays under MAX_PAYLOAD."""
+    current: list[str] = []
+    size = len(kind)
+    for turn_id in ids:
+        if current and size + len(turn_id) + 1 > MAX_PAYLOAD:
+            yield " ".join([kind, *current])
+            current, size = [], len(kind)
+        current.append(turn_id)
+        size += len(turn_id) + 1
+    if current:
+        yield " ".join([kind, *current])
 
 
 def finish(
@@ -169,6 +190,40 @@ def _run(row: dict[str, Any]) -> Run:
     return Run(
         **{**row, "events": int(row["events"]), "cancel_requested": bool(row["cancel_requested"])}
     )
+
+
+def runs(db: Connection, turn_ids: list[str]) -> dict[str, Run]:
+    """Several turns' rows at once (`events` left at 0: not counted)."""
+    if not turn_ids:
+        return {}
+    found = rows(
+        db,
+        "SELECT r.id, r.project_id, r.person_id, p.name AS person, r.message, r.status, "
+        "r.started_at, r.finished_at, r.exit_code, r.error, r.cancel_requested, r.server, "
+        "0 AS events FROM turn_runs r LEFT JOIN people p ON p.id = r.person_id "
+        "WHERE r.id = ANY(?)",
+        [turn_ids],
+    )
+    return {str(r["id"]): _run(r) for r in found}
+
+
+def events_of(db: Connection, after: dict[str, int]) -> dict[str, list[StoredEvent]]:
+    """The events after each turn's given seq, for several turns in one query."""
+    if not after:
+        return {}
+    ids = list(after)
+    found = rows(
+        db,
+        "SELECT e.turn_id, e.seq, e.kind, e.data, e.appended_ns "
+        "FROM unnest(?::text[], ?::int[]) AS f(id, after) "
+        "JOIN turn_events e ON e.turn_id = f.id AND e.seq > f.after ORDER BY e.turn_id, e.seq",
+        [ids, [after[i] for i in ids]],
+    )
+    grouped: dict[str, list[StoredEvent]] = {}
+    for r in found:
+        event = StoredEvent(int(r["seq"]), str(r["kind"]), str(r["data"]), int(r["appended_ns"]))
+        grouped.setdefault(str(r["turn_id"]), []).append(event)
+    return grouped
 
 
 def events_after(db: Connection, turn_id: str, after: int) -> list[StoredEvent]:
