@@ -22,7 +22,7 @@ from design_agent.core.paths import HomeLayout
 from design_agent.knowledge.registry import load_catalogue
 from design_agent.understanding.followup_eval import evaluate
 from design_agent.understanding.matching import Matcher
-from design_agent.understanding.routing_eval import meta_check
+from design_agent.understanding.routing_eval import meta_action
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
@@ -38,7 +38,7 @@ def main() -> None:
     matcher = Matcher.from_catalogue(catalogue)
     for path in sorted(DATA.glob("followups*.yaml")):
         cases = yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
-        figures = evaluate(matcher, catalogue, cases, meta_check())
+        figures = evaluate(matcher, catalogue, cases, meta_action())
         print(f"{path.name:<24} {figures.summary()}")
         for line in figures.wrong if args.wrong else []:
             print(f"    {line}")

@@ -11,7 +11,17 @@ asserted.
    (timed); then 200 Zipf-drawn questions, each scoped to a project: p50/p95 on both
    stores, p95 with 20 searchers at once on PostgreSQL, and how much of SQLite's top 10
    PostgreSQL's top 10 holds.
-3. Start-up on SQLite: `--version` and an offline `ask`, and that `ask` loads no psycopg.
+   Then 20 searchers at once asking across the projects of one member (5 of the 20: the
+   search is scoped to them, as a team's server scopes a person's).
+3. One branch point: 5 writers on one project, each starting a turn as a server does
+   (claimed in turn_runs: a second at once is 409) and saving it as a child of the same
+   turn: how many were refused, and that every saved one is there once, on its own branch.
+4. SSE across two `serve --team` processes: 200 clients on 50 projects (2 on each process
+   per project) follow turns that a slow fake Claude streams; the delivery of each event
+   (appended by the pipeline -> read by the client), for followers on the turn's own
+   process and on the other one, and the pools' connections lent out while they stream.
+5. Start-up on SQLite: `--version`, `--help` and an offline `ask`, against --baseline (a
+   git revision: the same commands from that tree), and that `ask` loads no psycopg.
 
 PostgreSQL is a throwaway cluster (tests/pg_cluster.py: Debian's binaries, a unix socket,
 durability off), or your server with --admin-url (a database there from which this may
@@ -20,6 +30,7 @@ CREATE and DROP its own databases).
     python benchmarks/team.py                     # 100,000 turns
     python benchmarks/team.py --turns 1000000     # the issue's scale (a long build)
     python benchmarks/team.py --skip-writers --skip-startup
+    python benchmarks/team.py --baseline d8ed84d^ --skip-search   # start-up against a tree
 """
 
 from __future__ import annotations
@@ -51,6 +62,8 @@ from design_agent.memory.db import rows, stamp  # noqa: E402
 from design_agent.memory.url import DatabaseUrl  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / ".cache"
+# A server sized as a team's would be for this corpus (the tests' cluster is kept small).
+SERVER = "-c shared_buffers=1GB -c effective_cache_size=4GB -c work_mem=16MB"
 GENERATOR_VERSION = 1
 PROJECTS = 20
 BATCH = 20_000
@@ -108,7 +121,7 @@ class Server:
             if reason:
                 sys.exit(f"no PostgreSQL: {reason} (or give --admin-url)")
             self._folder = Path(tempfile.mkdtemp(prefix="design-agent-bench-"))
-            admin_url = pg_cluster.start(self._folder).url("postgres")
+            admin_url = pg_cluster.start(self._folder, SERVER).url("postgres")
         self.admin_url = admin_url
 
     def database(self, name: str) -> str:
@@ -247,9 +260,10 @@ def zipf(n: int) -> list[float]:
 def corpus(turns: int, regenerate: bool) -> Path:
     """The cached SQLite corpus of `turns` turns (built when missing)."""
     path = CACHE / f"team-v{GENERATOR_VERSION}-{turns}.db"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    CACHE.chmod(0o700)  # a private folder, as a home is (else the memory warns)
     if path.exists() and not regenerate:
         return path
-    CACHE.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     for old in (partial, path):
         for suffix in ("", "-wal", "-shm"):
@@ -309,17 +323,26 @@ Asked = list[tuple[str, str]]
 
 
 def searched(target: str | Path, asked: Asked) -> tuple[list[float], list[list[int]]]:
-    """Latency and top 10 of each question, one after the other."""
+    """Latency and top 10 of each question, one after the other (a "person:ID" scope:
+    across that person's projects, as they)."""
     times, tops = [], []
     with Memory.open(target) as memory:
         for query, project_id in asked:
             started = time.perf_counter()
-            tops.append(top10(memory, query, project_id))
+            if project_id.startswith("person:"):
+                memory.act_as(memory.get_person(int(project_id.partition(":")[2])))
+                found = memory.search(query, all_projects=True, limit=10)
+                tops.append([hit.id for group in found.groups for hit in group.hits])
+            else:
+                tops.append(top10(memory, query, project_id))
             times.append(time.perf_counter() - started)
     return times, tops
 
 
 def _search_times(target: str, asked: Asked) -> list[float]:
+    """A searcher process's latencies, after one untimed question (its pool made, the
+    schema checked, the word statistics read: what a server process has done already)."""
+    searched(target, asked[:1])
     return searched(target, asked)[0]
 
 
@@ -365,9 +388,190 @@ def run_search(server: Server, turns: int, regenerate: bool) -> None:
     line("same, 20 searchers at once (PostgreSQL)", cuts(concurrently(target, asked, 20)))
     share, answered = overlap(sqlite_tops, pg_tops)
     line("top-10 overlap with SQLite", f"{share:.0%} over the {answered} questions SQLite answers")
+    member = _member(target, ids[:5])
+    asked_all = [(q, member) for q, _ in asked]
+    line("a member's 5 projects, 20 at once (PG)", cuts(concurrently(target, asked_all, 20)))
 
 
-# -- 3. Start-up ---------------------------------------------------------------------------
+def _member(target: str, projects: list[str]) -> str:
+    """A person who is a member of `projects` only: their searches are scoped to them."""
+    with Memory.open(target) as memory:
+        person = memory.add_person("Searcher")
+        for project_id in projects:
+            memory.share_project(project_id, person.id, "viewer")
+    return f"person:{person.id}"
+
+
+# -- 3. One branch point ---------------------------------------------------------------------
+
+
+def branch_writer(target: str, project_id: str, parent: int, tries: int, seed: int) -> dict:
+    """Start turns on the project as a server process does (claimed in turn_runs, 409 when
+    one runs), each saved as a child of `parent`, then ended."""
+    from design_agent.memory.postgres import turn_log
+    from design_agent.memory.postgres.connection import PgConnection
+
+    rnd, saved, refused, times = random.Random(seed), [], 0, []
+    with Memory.open(target) as memory:
+        db = PgConnection(DatabaseUrl.parse(target))
+        for n in range(tries):
+            turn_id = f"w{seed}x{n}"
+            try:
+                turn_log.claim(db, turn_id, project_id, None, "go", f"bench:{seed}",
+                               datetime.now(UTC))  # fmt: skip
+            except turn_log.Busy:
+                refused += 1  # what POST /turns answers 409
+                time.sleep(rnd.uniform(0.001, 0.01))
+                continue
+            started = time.perf_counter()
+            saved.append(
+                memory.add_turn(project_id, "user", sentence(rnd, 12), parent_id=parent).id
+            )
+            times.append(time.perf_counter() - started)
+            turn_log.finish(db, turn_id, "complete", 0, None, datetime.now(UTC))
+    return {"saved": saved, "refused": refused, "times": times}
+
+
+def run_branch_point(server: Server, writers: int, tries: int) -> None:
+    target = server.database("bench_branch")
+    with Memory.open(target) as memory:
+        project = memory.create_project("Branch point").id
+        root = memory.add_turn(project, "user", "where every writer branches from").id
+    spawn = get_context("spawn")
+    with ProcessPoolExecutor(max_workers=writers, mp_context=spawn) as pool:
+        done = list(pool.map(branch_writer, [target] * writers, [project] * writers,
+                             [root] * writers, [tries] * writers, range(writers)))  # fmt: skip
+    saved = [i for d in done for i in d["saved"]]
+    refused = sum(d["refused"] for d in done)
+    line("turns saved / refused (409)", f"{len(saved):,} / {refused:,} of {writers * tries:,}")
+    line("append on the branch point", cuts([t for d in done for t in d["times"]]))
+    with Memory.open(target) as memory:
+        children = memory.children(root)
+        kept = [t.id for t in children]
+        ok = sorted(kept) == sorted(saved) and len(set(kept)) == len(kept)
+        branches = len(memory.branches(project))
+    line("each saved turn once, a child of it", "ok" if ok else f"WRONG ({len(kept)} kept)")
+    line("branches", f"{branches:,} (one per saved turn: each a new line from the point)")
+
+
+# -- 4. SSE across two server processes ------------------------------------------------------
+
+
+def run_sse(server: Server, clients: int, projects: int, words: int, delay: float) -> None:
+    import threading
+
+    from fixtures.fakes import claude_run, install_fake
+    from fixtures.team_servers import Process
+
+    target = server.database("bench_sse")
+    with Memory.open(target) as memory:
+        token = memory.new_api_token(memory.add_person("Ana", is_admin=True).id, "bench")
+        ids = [memory.create_project(f"Stream {n:02d}").id for n in range(projects)]
+    folder = Path(tempfile.mkdtemp(prefix="design-agent-sse-"))
+    fake = install_fake(folder / "bin", "claude")
+    answer = claude_run(folder / "answer.json", *[f"word{i} " for i in range(words)], sleep=3.0)
+    env = {
+        **{k: v for k, v in __import__("os").environ.items() if not k.startswith("DESIGN_AGENT_")},
+        "DESIGN_AGENT_HOME": str(folder / "home"),
+        "DESIGN_AGENT_DATABASE_URL": target,
+        "DESIGN_AGENT_PROVIDER": "claude",
+        "DESIGN_AGENT_CLAUDE_BIN": str(fake),
+        "DESIGN_AGENT_ENV_PASSTHROUGH": "FAKE_*",
+        "FAKE_RECORDING": str(answer),
+        "FAKE_DELAY": str(delay),
+    }
+    (folder / "home").mkdir(mode=0o700)
+    pair = [Process(env, folder / "a.log"), Process(env, folder / "b.log")]
+    try:
+        turns = {}
+        for n, project in enumerate(ids):  # half the turns on each process
+            status, body = pair[n % 2].request(token, "POST", f"/api/v1/projects/{project}/turns",
+                                               {"message": "plan a usability test"})  # fmt: skip
+            assert status == 202, body
+            turns[project] = (n % 2, body["turn_id"])
+        results: list[dict] = []
+        lock = threading.Lock()
+        pools: list[int] = []
+        stop = threading.Event()
+
+        def follow(runner: int, reader: int, turn_id: str) -> None:
+            got = _follow(pair[reader], token, turn_id)
+            with lock:
+                results.append({**got, "local": runner == reader})
+
+        def sample() -> None:
+            while not stop.is_set():
+                for process in pair:
+                    status = process.request(token, "GET", "/api/v1/status")[1]
+                    pools.append(int(status["pool"]["in_use"]))
+                stop.wait(0.1)
+
+        threads = [
+            threading.Thread(target=follow, args=(runner, (runner + k) % 2, turn_id))
+            for runner, turn_id in turns.values() for k in range(clients // projects)
+        ]  # fmt: skip
+        sampler = threading.Thread(target=sample)
+        started = time.perf_counter()
+        for thread in [*threads, sampler]:
+            thread.start()
+        for thread in threads:
+            thread.join(300)
+        stop.set()
+        sampler.join(5)
+        _report_sse(results, pools, time.perf_counter() - started)
+    finally:
+        for process in pair:
+            process.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _follow(process: Any, token: str, turn_id: str) -> dict:
+    """One SSE client: each event's delivery (read here - appended by the pipeline, both on
+    this machine's monotonic clock), ids in order, and whether `end` came."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", process.port, timeout=300)
+    conn.request("GET", f"/api/v1/turns/{turn_id}/events",
+                 headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    response = conn.getresponse()
+    connected = time.monotonic_ns()
+    delays, ids, appended, ended = [], [], 0, False
+    for raw in iter(response.readline, b""):
+        text = raw.decode().rstrip("\n")
+        if text.startswith(": t="):
+            appended = int(text.split("a=")[1])
+            now = time.monotonic_ns()
+            if appended >= connected:  # a live event, not one replayed to a late client
+                delays.append((now - appended) / 1e9)
+        elif text.startswith("id: "):
+            ids.append(int(text[4:]))
+        elif text.startswith("event: end"):
+            ended = True
+            break
+    conn.close()
+    return {"delays": delays, "ordered": ids == list(range(1, len(ids) + 1)), "ended": ended,
+            "events": len(ids)}  # fmt: skip
+
+
+def _report_sse(results: list[dict], pools: list[int], wall: float) -> None:
+    for label, local in (("on the turn's own process", True), ("on the other process", False)):
+        delays = [d for r in results if r["local"] == local for d in r["delays"]]
+        if delays:
+            line(f"delivery {label}", cuts(delays) + f"  ({len(delays):,} events)")
+    everything = [d for r in results for d in r["delays"]]
+    line(f"delivery, all {len(results)} clients", cuts(everything))
+    complete = sum(r["ended"] and r["ordered"] for r in results)
+    counts = {r["events"] for r in results}
+    line("clients with every event, in order, to end", f"{complete} of {len(results)} "
+         f"(events per turn: {sorted(counts)})")  # fmt: skip
+    if pools:
+        idle = sum(1 for p in pools if p == 0) / len(pools)
+        line("pool connections lent while streaming", f"max {max(pools)}, 0 in {idle:.0%} of "
+             f"{len(pools)} samples (both processes, every 100 ms)")  # fmt: skip
+    line("wall", f"{wall:.1f} s")
+
+
+# -- 5. Start-up ---------------------------------------------------------------------------
 
 LOADED_AT_EXIT = """
 import atexit, sys
@@ -378,20 +582,57 @@ main()
 """
 
 
-def run_startup(runs: int) -> None:
-    agent = shutil.which("design-agent")
-    if agent is None:
-        line("start-up", "design-agent is not on PATH: pip install -e '.[test]'")
-        return
-    with tempfile.TemporaryDirectory(prefix="design-agent-startup-") as home:
-        env = command_env(home)
-        for label, argv in (("--version", [agent, "--version"]), ("ask (offline)", [agent, *ASK])):
-            median_ms(argv, 2, env)
-            wall, cpu = median_ms(argv, runs, env)
-            line(f"design-agent {label}", f"median {wall:6.1f} ms wall, {cpu:6.1f} ms CPU")
-        done = subprocess.run([sys.executable, "-c", LOADED_AT_EXIT, *ASK], env=env,
-                              capture_output=True, text=True)  # fmt: skip
+FROM_TREE = """
+import sys
+sys.path.insert(0, sys.argv.pop(1))
+sys.argv = ["design-agent", *sys.argv[1:]]
+from design_agent.launch.entry import main
+main()
+"""
+
+
+def run_startup(runs: int, baseline: str | None) -> None:
+    """`--version`, `--help` and an offline `ask` from this tree (and the baseline's), each
+    run as the console script runs it, on a home of its own; the two trees take turns run
+    by run, so a machine that gets busier slows both alike."""
+    trees = [("this tree", ROOT)]
+    folder = Path(tempfile.mkdtemp(prefix="design-agent-startup-"))
+    try:
+        if baseline:
+            old = folder / "baseline"
+            old.mkdir()
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline],
+                                     capture_output=True, check=True).stdout  # fmt: skip
+            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+            trees.append((f"baseline {baseline}", old))
+        commands = (("--version", ["--version"]), ("--help", ["--help"]), ("ask (SQLite)", ASK))
+        for n, (label, args) in enumerate(commands):
+            found: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in trees}
+            for round_ in range(runs + 2):  # the first two warm the caches, uncounted
+                for t, (name, tree) in enumerate(trees):
+                    home = folder / f"home-{n}-{t}"
+                    home.mkdir(exist_ok=True)
+                    argv = [sys.executable, "-c", FROM_TREE, str(tree), *args]
+                    timed = median_ms(argv, 1, command_env(str(home)))
+                    if round_ >= 2:
+                        found[name].append(timed)
+            medians = {
+                name: (statistics.median(w for w, _ in got), statistics.median(c for _, c in got))
+                for name, got in found.items()
+            }
+            for name, (wall, cpu) in medians.items():
+                line(f"{label}, {name}", f"median {wall:6.1f} ms wall, {cpu:6.1f} ms CPU")
+            if baseline:
+                ours, theirs = medians["this tree"], medians[trees[1][0]]
+                line(f"{label}, delta", f"{ours[0] - theirs[0]:+.1f} ms wall, "
+                     f"{ours[1] - theirs[1]:+.1f} ms CPU")  # fmt: skip
+        home = folder / "home-loaded"
+        home.mkdir()
+        argv = [sys.executable, "-c", LOADED_AT_EXIT, *ASK]
+        done = subprocess.run(argv, env=command_env(str(home)), capture_output=True, text=True)
         line("psycopg modules loaded by ask (SQLite)", done.stdout.strip().splitlines()[-1])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # -- Main ----------------------------------------------------------------------------------
@@ -414,7 +655,12 @@ def main() -> None:
     parser.add_argument("--admin-url", help="a PostgreSQL database to CREATE databases from")
     parser.add_argument("--regenerate", action="store_true", help="rebuild the cached corpus")
     parser.add_argument("--runs", type=int, default=10, help="runs of each start-up command")
-    for part in ("writers", "search", "startup"):
+    parser.add_argument("--baseline", help="a git revision whose start-up to compare with")
+    parser.add_argument("--clients", type=int, default=200, help="SSE clients")
+    parser.add_argument("--projects", type=int, default=50, help="projects the SSE clients follow")
+    parser.add_argument("--words", type=int, default=200, help="words each streamed answer has")
+    parser.add_argument("--delay", type=float, default=0.02, help="seconds between its lines")
+    for part in ("writers", "branch", "search", "sse", "startup"):
         parser.add_argument(f"--skip-{part}", action="store_true")
     args = parser.parse_args()
     server = Server(args.admin_url)
@@ -432,9 +678,14 @@ def _run(args: argparse.Namespace, server: Server) -> None:
                              args.writer_turns, args.edits)),
         (args.skip_writers, f"{title}, one SQLite file",
          lambda: _sqlite_writers(args)),
+        (args.skip_branch, "5 writers on one branch point, PostgreSQL",
+         lambda: run_branch_point(server, 5, args.writer_turns)),
         (args.skip_search, f"Search, {args.turns:,} turns",
          lambda: run_search(server, args.turns, args.regenerate)),
-        (args.skip_startup, "Start-up on SQLite", lambda: run_startup(args.runs)),
+        (args.skip_sse, f"SSE: {args.clients} clients on {args.projects} projects, two processes",
+         lambda: run_sse(server, args.clients, args.projects, args.words, args.delay)),
+        (args.skip_startup, "Start-up on SQLite",
+         lambda: run_startup(args.runs, args.baseline)),
     ]  # fmt: skip
     for skipped, label, step in steps:
         if not skipped:

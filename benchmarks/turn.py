@@ -180,7 +180,7 @@ def main() -> None:
     print(
         f"orchestrator overhead per turn ({args.turns:,} turns, offline, {args.runs} runs): "
         f"p50 {statistics.median(samples):.1f} ms, p95 {pct(samples, 0.95):.1f} ms "
-        "(target p50 < 20 ms)"
+        "(target p50 < 5 ms, p95 < 10 ms)"
     )
     times = ttft(args.ttft_runs)
     direct = times["direct"]

@@ -103,8 +103,9 @@ def _run(argv: list[str]) -> None:
         raise RuntimeError(f"{Path(argv[0]).name} failed: {(done.stderr or done.stdout)[-800:]}")
 
 
-def _create(folder: Path) -> Cluster:
-    """initdb + pg_ctl start in `folder` (a new temporary folder the owner can use)."""
+def _create(folder: Path, options: str = "") -> Cluster:
+    """initdb + pg_ctl start in `folder` (a new temporary folder the owner can use), with
+    the server's `options` added (`-c name=value ...`)."""
     binaries = bin_dir()
     assert binaries is not None
     owner = _postgres_uid() if os.geteuid() == 0 else None
@@ -124,16 +125,17 @@ def _create(folder: Path) -> Cluster:
             "--no-sync",
         ]
     )
-    options = f"-k {cluster.socket_dir} {SERVER_OPTIONS}"
+    every = f"-k {cluster.socket_dir} {SERVER_OPTIONS} {options}"
     log = folder / "server.log"
-    _run([str(binaries / "pg_ctl"), "-D", str(cluster.data), "-l", str(log), "-o", options, "-w",
+    _run([str(binaries / "pg_ctl"), "-D", str(cluster.data), "-l", str(log), "-o", every, "-w",
           "start"])  # fmt: skip
     return cluster
 
 
-def start(run_folder: Path) -> Cluster:
+def start(run_folder: Path, options: str = "") -> Cluster:
     """The run's cluster: started by the first caller (under a lock), found by the others.
-    RuntimeError (with the reason) when it could not start, for every caller."""
+    RuntimeError (with the reason) when it could not start, for every caller. `options`
+    are the server's own (`-c shared_buffers=1GB`), for the first caller."""
     run_folder.mkdir(parents=True, exist_ok=True)
     with (run_folder / LOCK).open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -141,20 +143,20 @@ def start(run_folder: Path) -> Cluster:
         if state_file.exists():
             state = json.loads(state_file.read_text(encoding="utf-8"))
         else:
-            state = _start_new()
+            state = _start_new(options)
             state_file.write_text(json.dumps(state), encoding="utf-8")
     if state.get("error"):
         raise RuntimeError(state["error"])
     return Cluster(Path(state["folder"]))
 
 
-def _start_new() -> dict[str, str]:
+def _start_new(options: str) -> dict[str, str]:
     reason = unavailable()
     if reason:
         return {"error": reason}
     folder = Path(tempfile.mkdtemp(prefix="design-agent-pg-"))
     try:
-        return {"folder": str(_create(folder).folder)}
+        return {"folder": str(_create(folder, options).folder)}
     except (OSError, RuntimeError, subprocess.SubprocessError) as e:
         shutil.rmtree(folder, ignore_errors=True)
         return {"error": f"PostgreSQL could not be started: {e}"}

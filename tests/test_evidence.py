@@ -192,3 +192,26 @@ def test_names_become_participant_ids_when_anonymised():
     names = {"Sam Ortiz": "P1", "Leo Martin": "M1", "Grace Lee": "P2"}
     text = "Sure, I'm Sam Ortiz; Sam said Leo asked Grace Lee and Samuel came."
     assert anonymise(text, names) == "Sure, I'm P1; P1 said M1 asked P2 and Samuel came."
+
+
+def test_in_a_team_a_viewer_reads_the_evidence_and_only_editors_add_it(memory_target):
+    from design_agent.core.errors import NotAllowedError, NotFoundError
+
+    with Memory.open(memory_target) as memory:
+        project = memory.create_project("Booking").id
+        editor, viewer = memory.add_person("Ana"), memory.add_person("Ben")
+        stranger = memory.add_person("Cy")
+        memory.share_project(project, editor.id, "editor")
+        memory.share_project(project, viewer.id, "viewer")
+        memory.act_as(editor)
+        add_evidence(memory, project, [DATA / "transcripts" / "01_zoom_en.vtt"])
+        memory.act_as(viewer)
+        assert [s.code for s in memory.evidence.sessions(project)] == ["S01"]
+        assert memory.evidence.search(project, "receptionist", 5)
+        with pytest.raises(NotAllowedError):
+            add_evidence(memory, project, [DATA / "transcripts" / "04_otter_en.txt"])
+        with pytest.raises(NotAllowedError):
+            memory.evidence.remove(project, "S01")
+        memory.act_as(stranger)
+        with pytest.raises(NotFoundError):
+            memory.evidence.sessions(project)

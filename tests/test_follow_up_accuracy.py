@@ -12,11 +12,21 @@ import yaml
 from design_agent.knowledge.registry import Catalogue
 from design_agent.understanding.followup_eval import evaluate
 from design_agent.understanding.matching import Matcher
-from design_agent.understanding.routing_eval import meta_check
+from design_agent.understanding.routing_eval import meta_action
 
 DATA = Path(__file__).resolve().parent / "data"
 # The floor of each set, a little under what it reads today (so a regression shows).
-FLOORS = {"followups_dev.yaml": (0.88, 3)}
+FLOORS = {
+    # 90.6 % (2 strong new as previous); 92.9 % (1) once an insertion weighs as an edit.
+    "followups_dev.yaml": (0.92, 1),
+    # Held out, evaluated once at issue 24's close: 89.4 % (target 95 %), 2 of 141 new
+    # requests whose own method is HIGH or MEDIUM answered as the previous one (target 0);
+    # a dev set since: 93.2 % (1 of 141) after the insertion and conversion readings.
+    "followups_heldout.yaml": (0.925, 1),
+    # The second held-out set (352), evaluated once after those readings: 88.9 %, 5 of 150
+    # strong new requests answered as the previous method. Targets (95 %, 0) not met.
+    "followups_heldout_2.yaml": (0.885, 5),
+}
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
@@ -24,7 +34,7 @@ def test_follow_ups_and_new_requests_are_read_as_meant(
     name: str, bundled_catalogue: Catalogue, bundled_matcher: Matcher
 ) -> None:
     cases = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))["cases"]
-    figures = evaluate(bundled_matcher, bundled_catalogue, cases, meta_check())
+    figures = evaluate(bundled_matcher, bundled_catalogue, cases, meta_action())
     accuracy, strong_allowed = FLOORS[name]
     assert figures.accuracy >= accuracy, figures.summary()
     assert figures.strong_new_as_previous <= strong_allowed, figures.summary()

@@ -253,6 +253,19 @@ def test_usage_adds_up_the_same_on_both(memory_target):
     assert spent == 0.75
 
 
+def test_a_memory_holds_no_pooled_connection_between_its_operations(postgres_url, monkeypatch):
+    from design_agent.memory.postgres import connection
+
+    monkeypatch.setattr(connection, "POOL_SIZE", 1)  # one connection for the whole process
+    monkeypatch.setattr(connection, "WAIT_SECONDS", 2.0)
+    with Memory.open(postgres_url) as first, Memory.open(postgres_url) as second:
+        project = first.create_project("Shared").id
+        asked = first.add_turn(project, "user", "plan a diary study")  # a turn is open...
+        second.add_turn(project, "agent", "A diary study plan.", parent_id=asked.id)
+        assert first.search("diary", project).total == 2  # ...and both go on, turn about
+        assert second.project_context(project).recent_turns[-1].message.startswith("A diary")
+
+
 def test_postgres_keeps_a_nul_as_the_replacement_character(postgres_url):
     with Memory.open(postgres_url) as memory:
         project = memory.create_project("Nul").id
@@ -309,12 +322,30 @@ def rich_home(memory: Memory, tmp_path: Path) -> None:
 
     add_evidence(memory, project, [evidence / "transcripts" / "09_zoom_es.vtt",
                                    evidence / "surveys" / "google_forms_es.csv"])  # fmt: skip
+    team(memory, project)
     other = memory.create_project("Investigación de usuarios").id
     memory.add_turn(other, "user", "Necesitamos entrevistas con usuarios en México")
     memory.add_process_memory("Mobile Checkout", "moderated", "why", lessons="recruit early",
                               project_id=project)  # fmt: skip
     memory.add_process_memory("general", "offline first")
     memory.set_state("last_provider", {"name": "claude", "decision": newer.id})
+
+
+def team(memory: Memory, project: str) -> None:
+    """People (one with a password, one disabled), a member, a token, what a person made,
+    audit lines; and an invite and a session, which a copy leaves behind."""
+    from design_agent.memory.passwords import hash_password
+
+    ana, ben = memory.add_person("Ana", is_admin=True), memory.add_person("Bén Ortiz")
+    memory.accept_invite(memory.invite_person(ana.id), hash_password("a long passphrase"))
+    memory.share_project(project, ben.id, "editor")
+    memory.new_api_token(ben.id, "laptop")
+    memory.act_as(ben)
+    asked = memory.add_turn(project, "user", "¿Y los compradores invitados?")
+    memory.add_decision(project, "Keep guest checkout", "half the buyers use it", asked.id)
+    memory.act_as(None)
+    memory.disable_person(memory.add_person("Carla").id)
+    memory.invite_person(ben.id), memory.new_session(ana.id)
 
 
 def table_rows(target: Path | str) -> dict[str, list[bytes]]:
@@ -380,6 +411,31 @@ def test_db_copy_refuses_a_home_over_another_unless_replace(tmp_path, postgres_u
     assert missing.exit_code == ExitCode.NOT_FOUND
     same = run_cli("db", "copy", str(laptop), f"sqlite:///{laptop}")
     assert same.exit_code == ExitCode.USAGE and "same database" in same.output
+
+
+@pytest.mark.parametrize("into", ["sqlite", "postgresql"])
+def test_a_team_home_replaced_by_a_copy_keeps_its_audit_log_append_only(
+    tmp_path, request, into, run_cli
+):
+    laptop = tmp_path / "laptop.db"
+    with Memory.open(laptop) as memory:
+        rich_home(memory, tmp_path)
+    target = request.getfixturevalue("postgres_url") if into == "postgresql" else None
+    target = target or str(tmp_path / "target.db")
+    with Memory.open(target) as memory:  # a team there already: people, audit lines, sessions
+        memory.create_project("Kept")
+        memory.new_session(memory.add_person("Dora").id)
+    replaced = run_cli("db", "copy", str(laptop), target, "--replace", "--json")
+    assert replaced.exit_code == 0, replaced.output
+    assert table_rows(target) == table_rows(laptop)
+    with Memory.open(target) as memory:
+        assert [p.name for p in memory.list_people()] == ["Ana", "Bén Ortiz", "Carla"]
+        logged = [e.action for e in memory.audit_log()]
+        assert "person.added" in logged and "decision.recorded" in logged
+        for statement in ("UPDATE audit_log SET actor = 'x'", "DELETE FROM audit_log"):
+            with pytest.raises(Exception, match="append-only"), memory.transaction():
+                memory.db.execute(statement)
+        assert len(memory.audit_log()) == len(logged)
 
 
 @pytest.mark.parametrize("into", ["sqlite", "postgresql"])

@@ -1,7 +1,16 @@
 """Routing measured on messages in users' own voices, with calibrated bands.
 
-Seven sets, each about half Spanish, each with messages that ask for no method:
+Ten sets, each about half Spanish, each with messages that ask for no method:
 
+- tests/data/routing_heldout_6.yaml (568 messages) is the newest, written the same way
+  after routing_heldout_5 had been read for failure classes, and evaluated once: 85.4% /
+  95.6% / 97.4% (196 HIGH). Never tune on it.
+- tests/data/routing_heldout_5.yaml (508 messages) was written for issue 24's routing
+  classes (the object noun beating the intent, an experiment described without its
+  name, a named method) from the method descriptions only, before the changes for them,
+  and evaluated once at the issue's close: 87.9% / 96.1% / 97.0% (202 HIGH), under the
+  93 / 99 / 99 targets; its floors are what it read. Never tune on it.
+- tests/data/routing_dev_3.yaml is the dev set the issue 24 classes were fixed on.
 - tests/data/routing_heldout_4.yaml (483 messages, 70% never naming the method) is
   the sixth set written by someone else from the task descriptions only (a hand that
   read no code and no other set), committed before its single evaluation: its floors
@@ -60,6 +69,16 @@ class Floor:
 # What the matcher reaches, rounded down by at most a point; never lower these without
 # measuring, and raise them when the matcher gets better.
 FLOORS = {
+    # Held out (568), written from the method descriptions after the first held-out round
+    # of issue 24, evaluated once: 85.4% / 95.6% / 97.4% (196 HIGH), no no-method message
+    # at HIGH; unnamed experiments 51 of 70, object nouns 70 of 91 top-1. Targets not met.
+    "routing_heldout_6.yaml": Floor(top1=0.85, top3=0.95, high_precision=0.97),
+    # Held out, written before the issue 24 changes for its classes (object noun, experiment
+    # without its name, named method), evaluated once at the issue's close: 87.9% / 96.1% /
+    # 97.0% (202 HIGH), below the targets; unnamed experiments 20 of 38 top-1. One case
+    # labelled concept_testing is a fake-door test, a method added after it was written.
+    # A dev set since: 92.0% / 98.6% / 98.1% after the A/B and watching shapes grew.
+    "routing_heldout_5.yaml": Floor(top1=0.91, top3=0.98, high_precision=0.975),
     # Dev set for the classes issue 24 named (object noun, experiment without its name,
     # statements, named methods): 79.4% / 87.6% / 97.9% (5 statements HIGH) before the
     # statement reading and method shapes; 94.0% / 97.8% / 100% (170 HIGH) after.
@@ -84,6 +103,8 @@ FLOORS = {
 # Sets written by an independent hand are large; the tuning set is smaller.
 LARGE_SETS = frozenset(
     {
+        "routing_heldout_6.yaml",
+        "routing_heldout_5.yaml",
         "routing_heldout_4.yaml",
         "routing_heldout_3.yaml",
         "routing_heldout_2.yaml",
@@ -96,6 +117,9 @@ LARGE_SETS = frozenset(
 # held-out one was seen at its single evaluation and is left unfixed there on purpose.
 NO_METHOD_HIGH_ALLOWED = {
     "routing_heldout_2.yaml": {"eres un bot o una persona?"},
+    # A report of a result read as a request for its method, seen at the set's single
+    # evaluation (the statement reading misses a past-tense report without a subject).
+    "routing_heldout_5.yaml": {"La encuesta tuvo 1.240 respuestas"},
 }
 
 

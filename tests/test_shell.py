@@ -471,3 +471,31 @@ def test_comparing_two_providers_and_keeping_one(env, run_cli, tmp_path, in_proc
     decided = cli_json(run_cli, "decisions", "list", "--all-branches")
     reasons = sorted(d["rationale"] for d in decided)
     assert reasons == ["es más corta", "it is more complete"]
+
+
+def test_replies_in_words_in_a_real_terminal(env, run_cli):
+    """A method list answered "solo la 2" after an aside, and a proposal kept with "sí, la
+    1", in a real pty; then the same in English with "just 2" and "keep the first one"."""
+    child = open_shell(env)
+    say(child, "crea un proyecto llamado Brote", "Quiénes son los usuarios de Brote")
+    for question in ("Qué problema", "Alguna restricción", "En qué quieres trabajar"):
+        say(child, "saltar", question)
+    asked = say(child, "ayúdame con algo", r"Responde con un número.*\s+1\. .*\s+2\. ([^\r\n]+)")
+    second = child.match.group(1).strip()
+    assert ANSWERED not in asked
+    # A side question is answered, and the list is put again once.
+    say(child, "¿qué proyectos tengo?", r"Brote[\s\S]*Responde con un número", wrong=ANSWERED)
+    out = say(child, "solo la 2", "checklist")
+    assert ANSWERED in out and second in out
+    say(child, "sí, la 1", r"He guardado 1 decisión\(es\):\s+- use cards")
+    out = say(child, "help me with the thing", r"Reply with a number.*\s+1\. .*\s+2\. ([^\r\n]+)")
+    second = child.match.group(1).strip()
+    out = say(child, "just 2", "checklist")
+    assert ANSWERED in out and second in out
+    assert "proposes" not in out  # "use cards" is kept already: nothing to ask
+    # A reply with no question open answers nothing, and says so.
+    say(child, "keep the first one", "There is no open question", wrong="Reply with a number")
+    leave(child)
+    turns = cli_json(run_cli, "history", "--project", "Brote")
+    answered = [t["task_id"] for t in turns if t["role"] == "agent" and t["task_id"]]
+    assert len(answered) == 2  # two answers, no request answered by accident

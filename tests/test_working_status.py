@@ -186,8 +186,10 @@ def test_ask_events_prints_the_wait_and_ask_json_is_unchanged(home, env, tmp_pat
     }
     assert done["work"] == "choosing_method" and done["status"] == "done"
     assert done["ms"] >= 200
-    # --json: one object, the turn's end, as before.
-    (tmp_path / "choice.json.count").unlink()
+    # --json: one object, the turn's end, as before. The same vague message again is a close
+    # call between going on and asking anew: the fake first reads it as something new.
+    verdict = claude_run(tmp_path / "verdict.json", '{"reading": "new_request"}')
+    env["FAKE_SEQUENCE"] = os.pathsep.join([str(verdict), sequence(tmp_path, choice_sleep=0)])
     answer = json.loads(invoke(home, "ask", "--json", VAGUE, env=env).stdout)
     assert answer["kind"] == "finished" and answer["task"] == "brainstorming"
     assert "working" not in json.dumps(answer)

@@ -141,10 +141,16 @@ def decision_line(d: ListedDecision, forked: bool, ctx: ActionContext) -> str:
     return ctx.say(
         "decision_line",
         date=d.timestamp.date().isoformat(),
+        by=by_label(d.author, ctx),
         where=where_label(d, ctx) if forked else "",
         decision=d.decision,
         rationale=d.rationale or "-",
     )
+
+
+def by_label(author: str | None, ctx: ActionContext) -> str:
+    """ " by Ana" for what a person of a team made; "" in a one-person home."""
+    return ctx.say("by_person", name=author) if author else ""
 
 
 def where_label(d: ListedDecision, ctx: ActionContext) -> str:

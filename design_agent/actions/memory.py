@@ -8,6 +8,7 @@ looks through turns, files and decisions of this project or of every project
 from __future__ import annotations
 
 from design_agent.actions.base import ActionContext, ActionResult, action
+from design_agent.actions.decisions import by_label
 from design_agent.actions.tree import current_node
 from design_agent.core.text import word_list
 from design_agent.memory.models import Decision, Project, ProjectHits, Turn
@@ -83,6 +84,7 @@ def _recalled(
     line = ctx.say(
         "recall_line",
         date=d.timestamp.date().isoformat(),
+        by=by_label(d.author, ctx),
         turn=_branch_label(project, d.node_id, ctx)
         if forked
         else _turn_label(d.conversation_id, ctx),

@@ -27,6 +27,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.ask:ask",
         "Ask one design question; the answer streams, then a footer line.",
     ),
+    "audit": (
+        "design_agent.cli.users:audit",
+        "Show the team's audit log, newest first: who shared, deleted, decided, changed roles.",
+    ),
     "check": (
         "design_agent.cli.catalogue:check",
         "Validate agents, tasks, guides, materials, adapters and the lexicon, bundled and yours.",
@@ -55,6 +59,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "design_agent.cli.memory:history",
         "Show the project's latest conversation turns, oldest first.",
     ),
+    "login": (
+        "design_agent.cli.team:login",
+        "Log this home in to the team's server at URL, as you.",
+    ),
+    "logout": (
+        "design_agent.cli.team:logout",
+        "Forget this home's login to a team's server (its token ends on the server too).",
+    ),
     "match": (
         "design_agent.cli.match:match",
         "Show which design tasks MESSAGE asks for, best first, scored 0-100.",
@@ -69,7 +81,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "projects": (
         "design_agent.cli.projects:projects",
-        "Create, list, switch, rename, delete, export and import projects.",
+        "Create, list, switch, rename, delete, share, export and import projects.",
     ),
     "search": (
         "design_agent.cli.memory:search",
@@ -90,6 +102,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "usage": (
         "design_agent.cli.usage:usage",
         "Show what the answers used: turns, tokens in/out, cost and time, per group.",
+    ),
+    "users": (
+        "design_agent.cli.users:users",
+        "Add, list and disable the people of a team, and give them invite links and tokens.",
     ),
 }
 
@@ -208,6 +224,13 @@ def cli(ctx: click.Context, home: str | None, debug: bool, continuing: bool) -> 
 
     ctx.obj = AppContext(home_flag=home, debug=debug)
     ctx.call_on_close(ctx.obj.close)
+    if ctx.invoked_subcommand is None and ctx.obj.team_login is not None:
+        from design_agent.cli.team import team_of
+        from design_agent.cli.team_shell import run_team_shell
+
+        team = team_of(ctx.obj)  # logged in: the conversation is on the team's server
+        assert team is not None
+        ctx.exit(run_team_shell(team))
     if ctx.invoked_subcommand is None:
         from design_agent.cli.shell import run_shell
 

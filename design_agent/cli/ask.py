@@ -12,6 +12,7 @@ from design_agent.cli.options import app_of, json_option, project_option
 from design_agent.cli.output import echo
 from design_agent.cli.signals import cancelling_signals
 from design_agent.cli.stdin import require_stdin
+from design_agent.cli.team import ask_team, team_of
 from design_agent.cli.turn_view import TurnView
 from design_agent.core.errors import DesignAgentError, UsageError
 from design_agent.core.stdio import input_text
@@ -115,6 +116,21 @@ def ask(
     text = message_text(input_text(_read_message(message)))
     check_start(from_turn, branch, continuing)
     app = app_of(ctx)
+    if (team := team_of(app)) is not None:  # logged in: the team's server answers, as you
+        if show_prompt or no_server:
+            raise UsageError(
+                f"this home is logged in to {team.url}: ask goes there (--show-prompt and "
+                "--no-server are for this computer's own home: design-agent logout first)"
+            )
+        parsed = {
+            "message": text, "project": project_name, "provider": provider, "tier": tier,
+            "from_turn": from_turn, "branch": branch, "continuing": continuing,
+            "over_budget": over_budget, "as_json": as_json, "events": events,
+        }  # fmt: skip
+        code = ask_team(team, parsed, files)
+        if code:
+            ctx.exit(code)
+        return
     services = app.services()
     check_names(services, provider, project_name)
     if continuing:

@@ -14,6 +14,7 @@ from design_agent.core.paths import HomeLayout, resolve_home
 
 if TYPE_CHECKING:
     from design_agent.core.settings import EffectiveSettings
+    from design_agent.core.team_login import TeamLogin
     from design_agent.knowledge.registry import Catalogue
     from design_agent.memory import Memory
     from design_agent.memory.url import DatabaseUrl
@@ -33,12 +34,32 @@ class AppContext:
         # What of the home's own catalogue files was left out is said once on stderr; the
         # shell says it in its banner instead.
         self.left_out_said = False
+        # The command goes to the team's server this home is logged in to (cli/team.py):
+        # then nothing is said about acting on this home.
+        self.remote = False
 
     @cached_property
     def verified_home(self) -> HomeLayout:
-        """The home, once nothing in it was made or can be changed by another user."""
+        """The home, once nothing in it was made or can be changed by another user. A home
+        logged in to a team's server says, once, that this command acts on it instead."""
         self.home.verify()
+        if not self.remote and self.team_login is not None:
+            from design_agent.cli.output import echo
+
+            login = self.team_login
+            echo(
+                f"Note: this home is logged in to {login.url} as {login.person}; this command "
+                f"acts on this computer's own home ({self.home.root}), not on that server.",
+                err=True,
+            )
         return self.home
+
+    @cached_property
+    def team_login(self) -> TeamLogin | None:
+        """The team's server this home is logged in to (`design-agent login`), or None."""
+        from design_agent.core.team_login import logged_in, read_login
+
+        return read_login(self.home.root) if logged_in(self.home.root) else None
 
     @cached_property
     def settings(self) -> EffectiveSettings:
@@ -108,6 +129,7 @@ class AppContext:
         from design_agent.memory import Memory
 
         memory = Memory.open(self.database)
+        memory.operator = _operator()  # who the audit log names for a team's database
         startup.ready()
         if self.recover_on_open and self.home.recovery_dir.is_dir():
             self._recover(memory)
@@ -156,3 +178,13 @@ def _mentions_database(home: HomeLayout) -> bool:
         return b"database" in home.settings_file.read_bytes()
     except OSError:
         return False
+
+
+def _operator() -> str:
+    """This command line, as a team's audit log names it: "command line (USER)"."""
+    import getpass
+
+    try:
+        return f"command line ({getpass.getuser()})"
+    except (KeyError, OSError):  # no user name to be had (a container's uid)
+        return f"command line (uid {os.getuid()})"

@@ -8,14 +8,17 @@ turn and branch it was made on; `--all-branches` shows every branch's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
+from design_agent.cli import team_commands
 from design_agent.cli.options import WholeNumber, app_of, json_option, project_option
 from design_agent.cli.output import echo, print_json, print_table
 from design_agent.cli.projects import when
+from design_agent.cli.team import team_of
 from design_agent.core.messages import say
-from design_agent.memory import Memory
-from design_agent.memory.models import Decision, DecisionCounts, ListedDecision, Project
+from design_agent.memory.models import Decision, DecisionCounts, ListedDecision
 from design_agent.understanding.conversation import conversation_node
 
 
@@ -58,6 +61,9 @@ def decisions_add(
     Example:
       design-agent decisions add "Ship guest checkout" --why "40% abandon at sign-up"
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        team_commands.decisions_add(team, project_name, decision, rationale, as_json)
+        return
     memory = app_of(ctx).memory
     project = memory.resolve_project(project_name)
     recorded = memory.add_decision(project.id, decision, rationale, turn_id)
@@ -102,6 +108,9 @@ def decisions_list(
       design-agent decisions list -n 5
       design-agent decisions list --all-branches --history --json
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        team_commands.decisions_list(team, project_name, limit, all_branches, history, as_json)
+        return
     app = app_of(ctx)
     memory = app.memory
     project = memory.resolve_project(project_name)
@@ -117,25 +126,34 @@ def decisions_list(
         return
     language = "es" if app.settings.values.language == "es" else "en"
     counts = memory.decision_counts(project.id, node)
-    _print_listing(memory, project, listed, counts if not history else None, language)
+    shown = counts if not history else None
+    print_listing(memory.decision_replacement, project.name, listed, shown, language)
 
 
-def _print_listing(
-    memory: Memory,
-    project: Project,
+Replacement = Callable[[int], "Decision | None"]
+
+
+def print_listing(
+    replacement: Replacement,
+    project_name: str,
     listed: list[ListedDecision],
     counts: DecisionCounts | None,
     language: str,
 ) -> None:
-    """The table, then what it leaves out (replaced, retired, other branches)."""
+    """The table, then what it leaves out (replaced, retired, other branches);
+    `replacement` gives a replaced decision's newer version."""
     if not listed and counts is not None and counts.elsewhere:
-        echo(say("decisions_none_here", language, name=project.name, count=counts.elsewhere))
+        echo(say("decisions_none_here", language, name=project_name, count=counts.elsewhere))
         return
     columns = ["id", "when", "decision", "why", "branch"]
     history = counts is None
     if history:
         columns.append("status")
-    rows = [_row(memory, d, history) for d in listed]
+    rows = [_row(replacement, d, history) for d in listed]
+    if any(d.author for d in listed):  # a team's: who recorded each
+        columns.insert(2, "by")
+        for row, d in zip(rows, listed, strict=True):
+            row.insert(2, d.author or "-")
     print_table(None, columns, rows)
     if counts is not None and (counts.superseded or counts.retired):
         echo(say("decisions_changed_note", language, **counts.model_dump()))
@@ -143,9 +161,9 @@ def _print_listing(
         echo(say("decisions_elsewhere_note", language, count=counts.elsewhere))
 
 
-def _row(memory: Memory, d: ListedDecision, history: bool) -> list[str]:
+def _row(replacement: Replacement, d: ListedDecision, history: bool) -> list[str]:
     row = [str(d.id), when(d.timestamp), d.decision, d.rationale or "-", branch_cell(d)]
-    return [*row, status_cell(memory, d)] if history else row
+    return [*row, status_cell(replacement, d)] if history else row
 
 
 def branch_cell(d: ListedDecision) -> str:
@@ -155,12 +173,12 @@ def branch_cell(d: ListedDecision) -> str:
     return f"{d.branch.name or 'unnamed'} (turn {d.turn})"
 
 
-def status_cell(memory: Memory, d: Decision) -> str:
+def status_cell(replacement: Replacement, d: Decision) -> str:
     """ "current", "replaced by 12 (2025-06-02)" or "retired (2025-06-02)"."""
     if d.status == "current":
         return "current"
     changed = d.changed_at.date().isoformat() if d.changed_at else "-"
-    newer = memory.decision_replacement(d.id) if d.status == "superseded" else None
+    newer = replacement(d.id) if d.status == "superseded" else None
     return f"replaced by {newer.id} ({changed})" if newer else f"retired ({changed})"
 
 
@@ -179,16 +197,29 @@ def decisions_search(
     Example:
       design-agent decisions search "why did we choose moderated testing"
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        team_commands.decisions_search(team, project_name, query, as_json)
+        return
     memory = app_of(ctx).memory
     found = memory.search_decisions(memory.resolve_project(project_name).id, query)
     if as_json:
         print_json(found)
         return
     rows = [
-        [str(s.item.id), s.item.decision, s.item.rationale or "-", status_cell(memory, s.item)]
+        [
+            str(s.item.id),
+            s.item.decision,
+            s.item.rationale or "-",
+            status_cell(memory.decision_replacement, s.item),
+        ]
         for s in found
     ]
-    print_table(None, ["id", "decision", "why", "status"], rows)
+    columns = ["id", "decision", "why", "status"]
+    if any(s.item.author for s in found):  # a team's: who recorded each
+        columns.insert(1, "by")
+        for row, s in zip(rows, found, strict=True):
+            row.insert(1, s.item.author or "-")
+    print_table(None, columns, rows)
 
 
 @decisions.command("edit")
@@ -226,6 +257,9 @@ def decisions_edit(
       design-agent decisions edit 3 --decision "Valencia goes first" --why "partners signed"
       design-agent decisions edit 3 --decision "Valencia goes first in May" --json
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        team_commands.decisions_edit(team, project_name, decision_id, text, rationale, as_json)
+        return
     app = app_of(ctx)
     memory = app.memory
     project = memory.resolve_project(project_name)
@@ -264,6 +298,9 @@ def decisions_retire(
       design-agent decisions retire 4 --why "the Madrid pilot was cancelled"
       design-agent decisions retire 4 --json
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        team_commands.decisions_retire(team, project_name, decision_id, reason, as_json)
+        return
     app = app_of(ctx)
     memory = app.memory
     project = memory.resolve_project(project_name)

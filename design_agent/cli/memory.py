@@ -11,6 +11,7 @@ import click
 from design_agent.cli.options import WholeNumber, app_of, json_option, project_option
 from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.projects import when
+from design_agent.cli.team import team_of
 
 if TYPE_CHECKING:
     from design_agent.cli.context import AppContext
@@ -143,6 +144,11 @@ def history(
       design-agent history --tree --json
       design-agent history --recover
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        from design_agent.cli import team_commands
+
+        team_commands.history(team, project_name, count, as_tree, as_json)
+        return
     if recover:
         _recover(app_of(ctx))
     memory = app_of(ctx).memory
@@ -161,7 +167,8 @@ def history(
     for turn in turns:
         status = "" if turn.status == "complete" else f" [{turn.status}]"
         task = f" ({turn.task_id})" if turn.task_id else ""
-        heading = clean_text(f"{when(turn.timestamp)} {turn.role}{task}{status}", one_line=True)
+        by = f" · {turn.author}" if turn.author and turn.role == "user" else ""
+        heading = clean_text(f"{when(turn.timestamp)} {turn.role}{by}{task}{status}", one_line=True)
         out.print(heading, markup=False, style="bold")
         out.print(clean_text(turn.message), markup=False, highlight=False)
         out.print()
@@ -232,6 +239,11 @@ def search(
       design-agent search "why did we choose moderated testing"
       design-agent search "investigación de usuarios" --all-projects
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        from design_agent.cli import team_commands
+
+        team_commands.search(team, query, all_projects, limit, project_name, as_json)
+        return
     memory = app_of(ctx).memory
     if all_projects:
         results = memory.search(query, all_projects=True, limit=limit)

@@ -12,6 +12,7 @@ import click
 from design_agent.cli.options import app_of, force_option, json_option
 from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.stdin import confirm_replace, interactive, require_stdin
+from design_agent.cli.team import team_of
 from design_agent.core.errors import DesignAgentError, NotFoundError, UsageError
 from design_agent.core.input_history import forget_project
 from design_agent.core.messages import say
@@ -32,7 +33,7 @@ def when(moment: datetime | None) -> str:
 
 @click.group()
 def projects() -> None:
-    """Create, list, switch, rename, delete, export and import projects.
+    """Create, list, switch, rename, delete, share, export and import projects.
 
     Everything design-agent remembers (conversations, files, decisions) belongs
     to one project; the active project is used unless you pass --project.
@@ -56,6 +57,11 @@ def projects_list(ctx: click.Context, as_json: bool) -> None:
     Example:
       design-agent projects list
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        from design_agent.cli import team_commands
+
+        team_commands.projects_list(team, as_json)
+        return
     items = app_of(ctx).memory.list_projects()
     if as_json:
         print_json(items)
@@ -89,6 +95,11 @@ def projects_create(ctx: click.Context, name: str, as_json: bool) -> None:
     Example:
       design-agent projects create "Mobile Checkout"
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        from design_agent.cli import team_commands
+
+        team_commands.projects_create(team, name, as_json)
+        return
     memory = app_of(ctx).memory
     project = memory.switch_project(memory.create_project(name).id)
     if as_json:
@@ -114,6 +125,11 @@ def projects_switch(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
       design-agent projects switch "mobile checkout"
       design-agent projects switch acme --yes
     """
+    if (team := team_of(app_of(ctx))) is not None:
+        from design_agent.cli import team_commands
+
+        team_commands.projects_switch(team, name, yes, as_json)
+        return
     memory = app_of(ctx).memory
     found = memory.lookup_project(name)
     target = found.exact or _confirmed_guess(found, yes, as_json)
@@ -203,6 +219,77 @@ def projects_delete(ctx: click.Context, name: str, yes: bool, as_json: bool) -> 
         print_json({"deleted": True, **deleted.model_dump(mode="json")})
         return
     echo(f"Deleted '{deleted.project.name}' ({summary}).")
+
+
+@projects.command("share")
+@click.argument("name")
+@click.argument("person")
+@click.option(
+    "--role",
+    type=click.Choice(["owner", "editor", "viewer"]),
+    help="viewer: reads and searches; editor: also talks, uploads and records decisions; "
+    "owner: also shares, renames and deletes.",
+)
+@click.option("--remove", is_flag=True, help="Take PERSON out of the project instead.")
+@json_option
+@click.pass_context
+def projects_share(
+    ctx: click.Context, name: str, person: str, role: str | None, remove: bool, as_json: bool
+) -> None:
+    """Give PERSON a role in project NAME (a team's database), or --remove them.
+
+    Only the project's owners (and admins) may share it; a project keeps at
+    least one owner.
+
+    \b
+    Examples:
+      design-agent projects share "Mobile Checkout" ben --role editor
+      design-agent projects share "Mobile Checkout" ben --remove
+    """
+    if remove == (role is not None):
+        raise UsageError("give --role owner|editor|viewer, or --remove (one of the two)")
+    memory = app_of(ctx).memory
+    project = memory.find_project(name)
+    who = memory.find_person(person)
+    if remove:
+        before = memory.unshare_project(project.id, who.id)
+        if as_json:
+            print_json({"project": project.id, "person": who.name, "removed": before})
+            return
+        said = f"was {before}" if before else "had no role there"
+        echo(f"{who.name} is no longer a member of '{project.name}' ({said}).")
+        return
+    assert role is not None
+    member = memory.share_project(project.id, who.id, role)
+    if as_json:
+        print_json(member)
+        return
+    echo(f"{member.name} is now {member.role} of '{project.name}'.")
+
+
+@projects.command("members")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def projects_members(ctx: click.Context, name: str | None, as_json: bool) -> None:
+    """List the members of project NAME (default: the active one) and their roles.
+
+    \b
+    Example:
+      design-agent projects members "Mobile Checkout"
+    """
+    memory = app_of(ctx).memory
+    project = memory.resolve_project(name)
+    found = memory.members(project.id)
+    if as_json:
+        print_json({"project": project.id, "members": found})
+        return
+    if not found:
+        hint = "design-agent projects share NAME PERSON --role ROLE"
+        echo(f"'{project.name}' has no members yet: {hint}")
+        return
+    rows = [[m.name, m.role, when(m.added_at)] for m in found]
+    print_table(None, ["person", "role", "since"], rows)
 
 
 @projects.command("show")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     type=click.Choice(GROUPS),
     default="provider",
     show_default=True,
-    help="One row per day (UTC), provider, model or project.",
+    help="One row per day (UTC), provider, model, project or person (a team's: who asked).",
 )
 @click.option(
     "--since",
@@ -63,6 +63,7 @@ def usage(
       design-agent usage
       design-agent usage --by day --since 7d
       design-agent usage --all --by project --json
+      design-agent usage --all --by person --since 30d
     """
     app = app_of(ctx)
     memory = app.memory

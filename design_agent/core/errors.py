@@ -23,6 +23,9 @@ class ExitCode(IntEnum):
     OVER_BUDGET = 7  # the project's monthly budget is spent: `ask` ran nothing (budget.py)
     DISK_FULL = 8  # a write failed for want of space: nothing half-written (memory/faults.py)
     DATABASE_UNAVAILABLE = 9  # the database server could not be reached: try again later
+    # A team server (issue 28): not signed in, a login that expired or was revoked, or a
+    # role in the project that does not allow it (the API's 401 and 403).
+    NOT_ALLOWED = 10
     # Stopped by a signal: 128 + its number, as shells report it. The turn is
     # cancelled the same way for each (partial answer saved as cancelled).
     HANGUP = 129  # SIGHUP: the terminal was closed
@@ -82,6 +85,17 @@ class NotFoundError(DesignAgentError):
     """A named project, task, agent, provider or file does not exist."""
 
     exit_code = ExitCode.NOT_FOUND
+
+
+class NotAllowedError(DesignAgentError):
+    """A person may not do this: their role in the project is too small, their account is
+    disabled, their login expired (the API answers 403, or 401 for no login at all)."""
+
+    exit_code = ExitCode.NOT_ALLOWED
+
+    def __init__(self, message: str, signed_in: bool = True) -> None:
+        super().__init__(message)
+        self.signed_in = signed_in
 
 
 class DiskFullError(DesignAgentError):

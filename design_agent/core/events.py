@@ -157,7 +157,7 @@ class ProviderFallback(PipelineEvent):
 
 
 # What a blocking side call to a model is doing: its own field (`kind` names the event).
-WorkKind = Literal["choosing_method", "reading_reply", "reading_evidence"]
+WorkKind = Literal["choosing_method", "reading_reply", "weighing_follow_up", "reading_evidence"]
 
 
 class Working(PipelineEvent):

@@ -194,9 +194,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " (turno {number}, una rama sin nombre)",
     ),
     "recall_line": (
-        "- {date}{turn}: {decision}. Why: {rationale}",
-        "- {date}{turn}: {decision}. Por qué: {rationale}",
+        "- {date}{by}{turn}: {decision}. Why: {rationale}",
+        "- {date}{by}{turn}: {decision}. Por qué: {rationale}",
     ),
+    # Who made a decision (a team's database): after its date.
+    "by_person": (" by {name}", " por {name}"),
     "search_none": ("Nothing found for '{query}'.", "No he encontrado nada sobre '{query}'."),
     "search": ("Found in {where}:\n{lines}", "Encontrado en {where}:\n{lines}"),
     "all_projects": ("all projects", "todos los proyectos"),
@@ -320,8 +322,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "decisions": ("Decisions in '{name}':\n{lines}", "Decisiones de '{name}':\n{lines}"),
     "decision_line": (
-        "- {date}{where}: {decision}. Why: {rationale}",
-        "- {date}{where}: {decision}. Por qué: {rationale}",
+        "- {date}{by}{where}: {decision}. Why: {rationale}",
+        "- {date}{by}{where}: {decision}. Por qué: {rationale}",
     ),
     # -- actions: decisions that change (decision_changes.py) --------------------------------
     "decisions_all": (
@@ -593,6 +595,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- a side call to a model the turn waits on (providers/side_call.py) -------------------
     "work_choosing_method": ("choosing the method…", "eligiendo el método…"),
     "work_reading_reply": ("reading your reply…", "leyendo tu respuesta…"),
+    "work_weighing_follow_up": ("reading your message…", "leyendo tu mensaje…"),
     "work_hint": ("Ctrl-C cancels", "Ctrl-C cancela"),
     "work_cancelled": (
         "stopped while {doing}; nothing was answered or saved (send the message again to retry)",
@@ -647,6 +650,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "evidence_counts": (
         "Counts (computed from the verified quotes):",
         "Recuentos (calculados a partir de las citas verificadas):",
+    ),
+    "work_doing_weighing_follow_up": ("reading your message", "se leía tu mensaje"),
+    "follow_up_by_model": (
+        "read as a follow-up by {provider}",
+        "leído como continuación por {provider}",
     ),
     "assumed": (
         "the request is about {task}; no further details were given",

@@ -16,6 +16,9 @@ APP_NAME = "design-agent"
 HOME_ENV = "DESIGN_AGENT_HOME"
 
 
+TEAM_FILE = "team.json"  # core/team_login.py reads it without importing this module
+
+
 def bundled_root() -> Path:
     """The folder that holds the bundled config/, knowledge/ and adapters/."""
     packaged = Path(str(resources.files("design_agent"))) / "_data"
@@ -100,6 +103,12 @@ class HomeLayout(DataLayout):
         return self.root / "server.json"
 
     @property
+    def team_file(self) -> Path:
+        """The team server this home is logged in to, and its token (0600; `design-agent
+        login URL`, see design_agent.core.team_login)."""
+        return self.root / TEAM_FILE
+
+    @property
     def uploads_dir(self) -> Path:
         """Files uploaded to the server while they are read (see design_agent.server.uploads)."""
         return self.root / "uploads"
@@ -122,6 +131,7 @@ class HomeLayout(DataLayout):
             *(database.with_name(database.name + "-shm"),),
             *(database.with_name(database.name + "-journal"),),
             *(self.history_file, self.server_file, self.cache_dir, self.logs_dir),
+            self.team_file,
             *(self.root / "config", self.root / "knowledge", self.adapters_dir),
             self.root / "lexicon",
             *(self.root / "uploads", self.root / "recovery"),

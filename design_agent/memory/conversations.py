@@ -15,14 +15,15 @@ from typing import Any
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import branches, projects
 from design_agent.memory.connection import Connection
-from design_agent.memory.db import one, rows, transaction
+from design_agent.memory.db import author_of, one, rows, transaction
 from design_agent.memory.models import ROLES, TURN_STATUSES, Turn
 from design_agent.memory.text import guess_language
 
-COLUMNS = (
+NAMES = (
     "id, project_id, timestamp, role, message, task_id, agent_id, provider, model, "
     "status, tokens, cost, validation, parent_id, tier"
 )
+COLUMNS = f"{NAMES}, {author_of('')}"
 UPDATABLE = (
     "message",
     "status",
@@ -36,7 +37,7 @@ UPDATABLE = (
     "validation",
     "language",  # "en", "es" or "": told from the message when not given (schema.py, v8)
 )
-INSERTABLE = ("role", "parent_id", *UPDATABLE)
+INSERTABLE = ("role", "parent_id", "author_id", *UPDATABLE)
 
 
 def to_turn(row: dict[str, Any]) -> Turn:

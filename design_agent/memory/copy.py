@@ -26,7 +26,16 @@ from design_agent.memory import search_index
 from design_agent.memory.connection import Connection, is_postgres
 from design_agent.memory.db import rows, stamp
 from design_agent.memory.facade import Memory
-from design_agent.memory.tables import TABLES, Checksum, Table, counts, select
+from design_agent.memory.schema import AUDIT_GUARDS
+from design_agent.memory.tables import (
+    EPHEMERAL,
+    POSTGRES_EPHEMERAL,
+    TABLES,
+    Checksum,
+    Table,
+    counts,
+    select,
+)
 from design_agent.memory.url import DatabaseUrl
 
 if TYPE_CHECKING:
@@ -94,12 +103,33 @@ def _make_room(db: Connection, target: DatabaseUrl, replace: bool) -> None:
             "--replace to overwrite it (everything there is deleted first)"
         )
     if is_postgres(db):
-        db.execute(f"TRUNCATE {', '.join(t.name for t in TABLES)}")
+        from design_agent.memory.postgres.schema import AUDIT_GUARDS as PG_GUARDS
+
+        names = [*POSTGRES_EPHEMERAL, *EPHEMERAL, *(t.name for t in TABLES)]
+        _set_guards_aside(db, [f"ALTER TABLE audit_log DISABLE TRIGGER {g}" for g in PG_GUARDS])
+        db.execute(f"TRUNCATE {', '.join(names)}")
+        _set_guards_aside(db, [f"ALTER TABLE audit_log ENABLE TRIGGER {g}" for g in PG_GUARDS])
         return
     for found in rows(db, "SELECT search_key FROM projects"):
         search_index.drop_index(db, int(found["search_key"]))
+    guards = {
+        str(r["name"]): str(r["sql"])
+        for r in rows(db, "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        if r["name"] in AUDIT_GUARDS
+    }
+    _set_guards_aside(db, [f"DROP TRIGGER {name}" for name in guards])
+    for name in EPHEMERAL:
+        db.execute(f"DELETE FROM {name}")
     for table in reversed(TABLES):
         db.execute(f"DELETE FROM {table.name}")
+    _set_guards_aside(db, list(guards.values()))
+
+
+def _set_guards_aside(db: Connection, statements: list[str]) -> None:
+    """The audit log's append-only triggers, set aside (or back) for a replace: inside the
+    copy's transaction, so they are back whatever happens."""
+    for statement in statements:
+        db.execute(statement)
 
 
 def _copy_table(src: Connection, dst: Connection, table: Table) -> Copied:

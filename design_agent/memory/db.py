@@ -300,6 +300,12 @@ def rows_by_id(
     return {int(r["id"]): r for r in found}
 
 
+def author_of(prefix: str) -> str:
+    """The select-list item naming who made a row (people are never deleted or renamed):
+    `prefix` is the row's table alias and a dot, or ""."""
+    return f"(SELECT name FROM people WHERE people.id = {prefix}author_id) AS author"
+
+
 def stamp(moment: datetime) -> str:
     """How every timestamp is stored: ISO 8601 in UTC with microseconds (sorts as text)."""
     if moment.tzinfo is None:

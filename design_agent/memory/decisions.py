@@ -17,7 +17,7 @@ from __future__ import annotations
 from design_agent.core.errors import ConflictError, NotFoundError, UsageError
 from design_agent.memory import branches, fts, projects
 from design_agent.memory.connection import Connection, is_postgres
-from design_agent.memory.db import inserted_id, rows, rows_by_id, scalar, transaction
+from design_agent.memory.db import author_of, inserted_id, rows, rows_by_id, scalar, transaction
 from design_agent.memory.models import (
     BranchRef,
     Decision,
@@ -30,7 +30,7 @@ from design_agent.memory.tree import PATH_CTE, UNLIMITED, number_of
 
 COLUMNS = (
     "id, project_id, decision, rationale, conversation_id, timestamp, node_id, status, "
-    "replaces_id, changed_at, changed_node_id, change_reason"
+    f"replaces_id, changed_at, changed_node_id, change_reason, {author_of('')}"
 )
 # A decision changed (replaced or retired) on the path of the query's node, or on every path.
 CHANGED_HERE = (
@@ -62,8 +62,10 @@ def add(
     conversation_id: int | None,
     now: str,
     node_id: int | None = None,
+    author_id: int | None = None,
 ) -> Decision:
-    """Record a decision of a project, optionally linked to the turn where it was made.
+    """Record a decision of a project, optionally linked to the turn where it was made, by
+    the person `author_id` (None: a one-person home).
 
     `node_id` places it in the conversation tree (by default at that turn): it is "so far"
     at that node and below it only. A decision with neither is on every path."""
@@ -80,7 +82,7 @@ def add(
         decision_id = inserted_id(
             db,
             "INSERT INTO project_decisions (project_id, decision, rationale, conversation_id, "
-            "timestamp, node_id, language) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "timestamp, node_id, language, author_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             [
                 project_id,
                 decision,
@@ -89,6 +91,7 @@ def add(
                 now,
                 node_id,
                 language_of(decision, rationale),
+                author_id,
             ],
         )
         projects.touch(db, project_id, now)
@@ -185,8 +188,10 @@ def supersede(
     rationale: str | None,
     now: str,
     node_id: int | None = None,
+    author_id: int | None = None,
 ) -> Decision:
-    """A new version of a current decision, replacing it (which is kept, superseded).
+    """A new version of a current decision, replacing it (which is kept, superseded), by
+    the person `author_id`.
 
     `rationale` None keeps the old one's; the change is made at `node_id` (None: where the
     old decision was made). ConflictError when it was already replaced or retired."""
@@ -200,10 +205,10 @@ def supersede(
         new_id = inserted_id(
             db,
             "INSERT INTO project_decisions (project_id, decision, rationale, conversation_id, "
-            "timestamp, node_id, replaces_id, language) VALUES (?, ?, ?, NULL, ?, ?, ?, ?) "
-            "RETURNING id",
+            "timestamp, node_id, replaces_id, language, author_id) "
+            "VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?) RETURNING id",
             [old.project_id, decision.strip(), why, now, at, old.id,
-             language_of(decision.strip(), why)],
+             language_of(decision.strip(), why), author_id],
         )  # fmt: skip
         projects.touch(db, old.project_id, now)
     return get(db, new_id)

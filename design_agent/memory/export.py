@@ -191,6 +191,7 @@ def _lookup(mapping: dict[int, int], what: str) -> Callable[[int], int]:
 def _turn(turn: dict[str, Any], refs: dict[int, int]) -> ExportedTurn:
     parent = turn.pop("parent_id")
     turn.pop("project_id")
+    turn.pop("author", None)  # people are a team database's: an export carries none
     return ExportedTurn(**turn | {"ref": refs[turn.pop("id")], "parent": refs.get(parent or 0)})
 
 

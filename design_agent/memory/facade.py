@@ -28,16 +28,19 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from design_agent.core.errors import NotFoundError, UsageError
+from design_agent.core.errors import NotAllowedError, NotFoundError, UsageError
 from design_agent.memory import (
     agent_memory,
+    audit,
     branches,
     context,
     conversations,
     decisions,
     files,
     lookup,
+    members,
     metadata,
+    people,
     projects,
     search,
     search_index,
@@ -50,12 +53,15 @@ from design_agent.memory.documents import MAX_FILE_BYTES
 from design_agent.memory.faults import STORAGE_ERRORS
 from design_agent.memory.models import (
     AddedFile,
+    AuditEntry,
     Branch,
     Decision,
     DecisionCounts,
     DeletionReport,
     FileInfo,
     ListedDecision,
+    Member,
+    Person,
     ProcessMemory,
     Project,
     ProjectContext,
@@ -67,6 +73,7 @@ from design_agent.memory.models import (
     SearchResults,
     TreeLine,
     Turn,
+    role_allows,
 )
 from design_agent.memory.url import DatabaseUrl
 
@@ -77,6 +84,8 @@ if TYPE_CHECKING:
     from design_agent.memory.export import ProjectExport
 
 Clock = Callable[[], datetime]
+# What a person must be in a project to do each kind of thing (models.role_allows).
+READ, WRITE, OWN = "viewer", "editor", "owner"
 MERGE_PAGES = 2000  # ~8 MB of index rewritten at most per project when a session ends
 
 
@@ -93,6 +102,13 @@ class Memory:
     processes may use the same file at once (WAL, busy timeout, immediate write
     transactions); on PostgreSQL it borrows a connection from the process's pool per
     operation, and writers of one project take turns (its row is locked).
+
+    In a team (`act_as(person)`) every call is made as that person: what they may not see
+    is not found (NotFoundError), what their role does not allow is NotAllowedError, the
+    turns, decisions and files they make carry their name, and what changes who may do
+    what (shares, deletes, decisions) is written to the audit log. Without a person the
+    memory is its database's operator's (a one-person home, the team admin's command
+    line), who may do everything.
     """
 
     def __init__(self, target: Path | str | DatabaseUrl, clock: Clock | None = None) -> None:
@@ -111,6 +127,10 @@ class Memory:
             self.db = PgConnection(self.url)
         self._clock = clock or utc_now
         self._written: set[str] = set()  # projects whose turn index grew in this session
+        self.actor: Person | None = None  # the person acting (a team), else the operator
+        self.operator = "command line"  # who acts without a person, in the audit log
+        self._roles: dict[str, str | None] = {}  # the actor's role per project, read once
+        self._team: bool | None = None  # whether the database has people (then: audited)
 
     @classmethod
     def open(cls, target: Path | str | DatabaseUrl, clock: Clock | None = None) -> Memory:
@@ -169,6 +189,63 @@ class Memory:
     def _now(self) -> str:
         return stamp(self._clock())
 
+    # Who acts ---------------------------------------------------------------
+
+    def act_as(self, person: Person | None) -> Memory:
+        """Make every call of this memory as `person` (None: as the database's operator)."""
+        self.actor = person
+        self._roles.clear()
+        return self
+
+    @property
+    def _author(self) -> int | None:
+        return None if self.actor is None else self.actor.id
+
+    def role_in(self, project_id: str) -> str | None:
+        """The actor's role in the project: "admin" (every right), "owner", "editor",
+        "viewer", or None (not a member: the project is not theirs to see)."""
+        if self.actor is None or self.actor.is_admin:
+            return "admin"
+        if project_id not in self._roles:
+            self._roles[project_id] = members.role_of(self.db, project_id, self.actor)
+        return self._roles[project_id]
+
+    def require(self, project_id: str, needed: str = READ) -> None:
+        """NotFoundError unless the actor may see the project; NotAllowedError unless their
+        role there allows `needed` (viewer: read, editor: write, owner: own)."""
+        role = self.role_in(project_id)
+        if role_allows(role, needed):
+            return
+        if role is None:
+            raise NotFoundError(f"no project with id '{project_id}'")
+        assert self.actor is not None
+        what = {WRITE: "talk, upload or record decisions", OWN: "share, rename or delete"}
+        raise NotAllowedError(
+            f"{self.actor.name} is a {role} of project '{project_id}': only "
+            f"{'editors and owners' if needed == WRITE else 'owners'} may "
+            f"{what.get(needed, needed)} there; ask one of its owners (projects members)"
+        )
+
+    def _seen(self, project: Project) -> Project:
+        self.require(project.id)
+        return project
+
+    @property
+    def team(self) -> bool:
+        """Whether this database is a team's (it has people): then changes are audited."""
+        if self.actor is not None:
+            return True
+        if self._team is None:
+            self._team = people.count(self.db) > 0
+        return self._team
+
+    def _audit(self, action: str, project_id: str | None, **detail: Any) -> None:
+        """One line of the audit log, in the caller's transaction (a team's database only)."""
+        if not self.team:
+            return
+        actor = self.actor.name if self.actor is not None else self.operator
+        audit.record(self.db, self._now(), self._author, actor, action, project_id, detail)
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Group several writes so they commit together or not at all."""
@@ -178,17 +255,25 @@ class Memory:
     # Projects -------------------------------------------------------------
 
     def create_project(self, name: str) -> Project:
-        """Create a project; UsageError if the name (ignoring case/accents) is taken."""
-        return projects.create(self.db, name, self._now())
+        """Create a project; UsageError if the name (ignoring case/accents) is taken. In a
+        team its creator is its owner."""
+        with transaction(self.db):
+            project = projects.create(self.db, name, self._now())
+            if self.actor is not None:
+                members.share(self.db, project.id, self.actor.id, OWN, self._now())
+                self._roles.pop(project.id, None)
+            self._audit("project.created", project.id, name=project.name)
+        return project
 
     def find_project(self, name: str) -> Project:
-        """The project with this name or id, ignoring case and accents; NotFoundError."""
-        return projects.find(self.db, name)
+        """The project with this name or id, ignoring case and accents, among those the
+        actor may see; NotFoundError."""
+        return projects.find(self.db, name, self.actor)
 
     def lookup_project(self, name: str) -> lookup.ProjectLookup:
         """What `name` finds: the project (`exact`), else a guess to confirm (`suggestion`),
         and every project's name; never raises (see memory/lookup.py)."""
-        return lookup.lookup(self.db, name)
+        return lookup.lookup(self.db, name, self.actor)
 
     def project_exists(self, project_id: str) -> bool:
         """Whether a project with exactly this id exists."""
@@ -200,23 +285,25 @@ class Memory:
 
     def get_project(self, project_id: str) -> Project:
         """The project with exactly this id; NotFoundError."""
+        self.require(project_id)
         return projects.get(self.db, project_id)
 
     def list_projects(self) -> list[ProjectSummary]:
-        """All projects, last used first, with turn/file/decision counts."""
-        return projects.summaries(self.db)
+        """All projects (the actor's), last used first, with turn/file/decision counts."""
+        return projects.summaries(self.db, self.actor)
 
     def project_names(self) -> list[str]:
-        """Every project's name, last used first: cheap enough for every turn."""
-        return projects.names(self.db)
+        """Every project's name (the actor's), last used first: cheap enough for every turn."""
+        return projects.names(self.db, self.actor)
 
     def switch_project(self, project_id: str) -> Project:
-        """Make a project the active one and mark it as used now."""
-        return projects.switch(self.db, project_id, self._now())
+        """Make a project the active one (the actor's own) and mark it as used now."""
+        self.require(project_id)
+        return projects.switch(self.db, project_id, self._now(), self.actor)
 
     def active_project(self) -> Project | None:
-        """The active project, or None."""
-        return projects.active(self.db)
+        """The active project (the actor's own), or None."""
+        return projects.active(self.db, self.actor)
 
     def resolve_project(self, name: str | None = None) -> Project:
         """The project called `name`, or the active one; UsageError if there is neither."""
@@ -232,18 +319,37 @@ class Memory:
 
     def rename_project(self, project_id: str, new_name: str) -> Project:
         """Rename a project (its id stays the same)."""
-        return projects.rename(self.db, project_id, new_name)
+        self.require(project_id, OWN)
+        with transaction(self.db):
+            old = projects.get(self.db, project_id).name
+            renamed = projects.rename(self.db, project_id, new_name)
+            self._audit("project.renamed", project_id, old=old, new=renamed.name)
+        return renamed
 
     def deletion_report(self, project_id: str) -> DeletionReport:
         """The turns, files, decisions, metadata and process memory deleting it removes."""
+        self.require(project_id, OWN)
         return projects.deletion_report(self.db, project_id)
 
     def delete_project(self, confirmed: DeletionReport) -> DeletionReport:
         """Delete the project of a report the user confirmed; UsageError if it changed since.
 
         Everything of it goes: its rows, its process memory and conversation state, and
-        their bytes in the file (see projects.delete)."""
-        return projects.delete(self.db, confirmed)
+        their bytes in the file (see projects.delete); in a team, its line in the audit log
+        stays (with its name and counts)."""
+        self.require(confirmed.project.id, OWN)
+        if not self.team:
+            return projects.delete(self.db, confirmed)
+        with transaction(self.db):
+            self._audit(
+                "project.deleted",
+                confirmed.project.id,
+                name=confirmed.project.name,
+                turns=confirmed.turns,
+                files=confirmed.files,
+                decisions=confirmed.decisions,
+            )
+            return projects.delete(self.db, confirmed)
 
     # Turns ----------------------------------------------------------------
 
@@ -289,6 +395,9 @@ class Memory:
             "tier": tier,
             "language": language,
         }
+        self.require(project_id, WRITE)
+        if self.actor is not None:
+            fields["author_id"] = self.actor.id
         return self._save_turn(project_id, fields, branch_id, state, keyframe_every)
 
     def _save_turn(
@@ -312,20 +421,27 @@ class Memory:
         """Change a saved turn: message, status, task_id, agent_id, provider, model,
         tokens, cost, validation or language (e.g. the final text and status of an answer;
         a new message is given its language unless one is given)."""
+        if self.actor is not None:
+            self.require(self.get_turn(turn_id).project_id, WRITE)
         turn = conversations.update(self.db, turn_id, changes)
         self._written.add(turn.project_id)
         return turn
 
     def get_turn(self, turn_id: int) -> Turn:
         """One turn by id; NotFoundError."""
-        return conversations.get(self.db, turn_id)
+        turn = conversations.get(self.db, turn_id)
+        if self.actor is not None and self.role_in(turn.project_id) is None:
+            raise NotFoundError(f"no turn {turn_id}")
+        return turn
 
     def recent_turns(self, project_id: str, n: int = 10) -> list[Turn]:
         """The last `n` turns of a project, oldest first."""
+        self.require(project_id)
         return conversations.recent(self.db, project_id, n)
 
     def last_turn(self, project_id: str) -> Turn | None:
         """The latest turn of a project (its timestamp and task_id), or None."""
+        self.require(project_id)
         return conversations.last(self.db, project_id)
 
     # The conversation tree ------------------------------------------------
@@ -345,6 +461,7 @@ class Memory:
 
     def tree(self, project_id: str) -> TreeLine:
         """A project's conversation tree: the line from its first turn, with its forks."""
+        self.require(project_id)
         return tree.tree(self.db, project_id)
 
     def turn_number(self, turn_id: int) -> int:
@@ -353,15 +470,19 @@ class Memory:
 
     def turn_at(self, project_id: str, number: int) -> Turn:
         """The turn with this number in the project; NotFoundError."""
+        self.require(project_id)
         return tree.turn_at(self.db, project_id, number)
 
     def fork(self, node_id: int, name: str | None = None) -> Branch:
         """A new branch from a turn (named or not): the next turn saved after that turn
         continues it (`add_turn(..., branch_id=...)` or `parent_id=node_id`)."""
+        if self.actor is not None:
+            self.require(self.get_turn(node_id).project_id, WRITE)
         return branches.fork(self.db, node_id, name, self._now())
 
     def branches(self, project_id: str) -> list[Branch]:
         """A project's branches, oldest first."""
+        self.require(project_id)
         return branches.listing(self.db, project_id)
 
     def rename_branch(self, branch_id: int, name: str | None) -> Branch:
@@ -371,6 +492,7 @@ class Memory:
     def find_branch(self, project_id: str, name_or_turn: str | int) -> Branch:
         """The branch with this name (any case, accents), or the oldest one through turn
         number `name_or_turn` ("12", "#12"); NotFoundError naming the branches."""
+        self.require(project_id)
         return branches.find(self.db, project_id, name_or_turn)
 
     def save_state(
@@ -398,10 +520,12 @@ class Memory:
 
     def metadata(self, project_id: str) -> dict[str, Any]:
         """A project's metadata (goals, users, constraints, preferences, ...)."""
+        self.require(project_id)
         return metadata.get_all(self.db, project_id)
 
     def set_metadata(self, project_id: str, key: str, value: Any) -> None:
         """Store a JSON value under `key` for a project; None removes it."""
+        self.require(project_id, WRITE)
         metadata.set_value(self.db, project_id, key, value, self._now())
 
     # Research evidence -----------------------------------------------------
@@ -411,7 +535,7 @@ class Memory:
         """Sessions, speakers, segments and survey rows (memory/evidence_store.py)."""
         from design_agent.memory.evidence_store import EvidenceStore
 
-        return EvidenceStore(self.db, self._now)
+        return EvidenceStore(self.db, self._now, self.require)
 
     # Files ----------------------------------------------------------------
 
@@ -423,15 +547,22 @@ class Memory:
         max_bytes: int = MAX_FILE_BYTES,
     ) -> AddedFile:
         """Add a text, markdown or PDF file; `duplicate` if the same bytes are already there."""
-        return files.add(self.db, project_id, Path(path), file_type, self._now(), max_bytes)
+        self.require(project_id, WRITE)
+        return files.add(
+            self.db, project_id, Path(path), file_type, self._now(), max_bytes, self._author
+        )
 
     def list_files(self, project_id: str) -> list[FileInfo]:
         """A project's files, without their text."""
+        self.require(project_id)
         return files.listing(self.db, project_id)
 
     def get_file(self, file_id: int) -> ProjectFile:
         """One file with its text."""
-        return files.get(self.db, file_id)
+        found = files.get(self.db, file_id)
+        if self.actor is not None and self.role_in(found.project_id) is None:
+            raise NotFoundError(f"no file {file_id}")
+        return found
 
     # Decisions ------------------------------------------------------------
 
@@ -445,14 +576,20 @@ class Memory:
     ) -> Decision:
         """Record a decision, why, the turn where it was made (optionally), and the node of
         the tree it belongs to (by default that turn; with neither, every path)."""
-        return decisions.add(
-            self.db, project_id, decision, rationale, conversation_id, self._now(), node_id
-        )
+        self.require(project_id, WRITE)
+        with transaction(self.db):
+            made = decisions.add(
+                self.db, project_id, decision, rationale, conversation_id, self._now(), node_id,
+                self._author,
+            )  # fmt: skip
+            self._audit("decision.recorded", project_id, id=made.id, decision=made.decision)
+        return made
 
     def list_decisions(
         self, project_id: str, limit: int | None = None, history: bool = False
     ) -> list[Decision]:
         """A project's current decisions, newest first; `history`: replaced and retired too."""
+        self.require(project_id)
         return decisions.listing(self.db, project_id, limit, history)
 
     def get_decision(self, decision_id: int, project_id: str | None = None) -> Decision:
@@ -462,7 +599,8 @@ class Memory:
             found = decisions.get(self.db, decision_id)
         except NotFoundError:
             found = None
-        if found is None or project_id not in (None, found.project_id):
+        hidden = found is not None and self.role_in(found.project_id) is None
+        if found is None or hidden or project_id not in (None, found.project_id):
             where = "" if project_id is None else f" in project '{project_id}'"
             raise NotFoundError(
                 f"no decision {decision_id}{where}; 'design-agent decisions list --history' "
@@ -480,13 +618,31 @@ class Memory:
         """A new version of a current decision that replaces it (kept, superseded); None
         `rationale` keeps the old one's. At `node_id` of the tree (None: where it was made).
         ConflictError when it was already replaced or retired."""
-        return decisions.supersede(self.db, decision_id, decision, rationale, self._now(), node_id)
+        old = self.get_decision(decision_id)
+        self.require(old.project_id, WRITE)
+        with transaction(self.db):
+            new = decisions.supersede(
+                self.db, decision_id, decision, rationale, self._now(), node_id, self._author
+            )
+            self._audit(
+                "decision.replaced", old.project_id, id=new.id, replaces=old.id,
+                decision=new.decision,
+            )  # fmt: skip
+        return new
 
     def retire_decision(
         self, decision_id: int, reason: str = "", node_id: int | None = None
     ) -> Decision:
         """Retire a current decision (kept, no longer current), with why; as supersede."""
-        return decisions.retire(self.db, decision_id, reason, self._now(), node_id)
+        old = self.get_decision(decision_id)
+        self.require(old.project_id, WRITE)
+        with transaction(self.db):
+            retired = decisions.retire(self.db, decision_id, reason, self._now(), node_id)
+            self._audit(
+                "decision.retired", old.project_id, id=old.id, decision=old.decision,
+                reason=reason,
+            )  # fmt: skip
+        return retired
 
     def decision_replacement(self, decision_id: int) -> Decision | None:
         """The version that replaced a decision, or None."""
@@ -503,6 +659,7 @@ class Memory:
     def decision_counts(self, project_id: str, node_id: int | None = None) -> DecisionCounts:
         """Replaced and retired on the path to `node_id`, and current on other branches
         (None: replaced and retired in the whole project)."""
+        self.require(project_id)
         return decisions.counts(self.db, project_id, node_id)
 
     def place_decisions(self, found: list[Decision]) -> list[ListedDecision]:
@@ -513,6 +670,7 @@ class Memory:
         self, project_id: str, query: str, limit: int = 10
     ) -> list[ScoredDecision]:
         """A project's decisions matching `query` ("why did we choose ..."), best first."""
+        self.require(project_id)
         return decisions.search(self.db, project_id, query, limit)
 
     # Agent memory ---------------------------------------------------------
@@ -571,7 +729,11 @@ class Memory:
         when `all_projects` is true (grouped by project). One of the two is required."""
         if all_projects == (project_id is not None):
             raise UsageError("search one project (project_id) or all of them, not both")
-        return search.search(self.db, query, None if all_projects else project_id, limit)
+        if project_id is not None:
+            self.require(project_id)
+            return search.search(self.db, query, project_id, limit)
+        among = projects.visible_ids(self.db, self.actor)  # a person's projects only
+        return search.search(self.db, query, None, limit, among)
 
     def project_context(
         self,
@@ -582,6 +744,7 @@ class Memory:
     ) -> ProjectContext:
         """Metadata, briefs, latest decisions and recent turns of a project, in one read;
         at `node_id`, the turns and decisions of the path to that node only."""
+        self.require(project_id)
         return context.load(self.db, project_id, turns, decision_count, node_id)
 
     def export_project(
@@ -591,6 +754,7 @@ class Memory:
         an existing regular file only when `replace` (user_files.py)."""
         from design_agent.memory import export
 
+        self.require(project_id)
         bundle = export.build(self.db, project_id, self._clock())
         if path is not None:
             export.write(bundle, Path(path), replace)
@@ -611,3 +775,129 @@ class Memory:
 
         bundle = source if isinstance(source, export.ProjectExport) else export.read(Path(source))
         return export.restore(self.db, bundle, name, providers, warn)
+
+    # A team: people, roles, the audit log -----------------------------------
+
+    def add_person(self, name: str, is_admin: bool = False) -> Person:
+        """Add a person to the team (no password until they use an invite)."""
+        self._require_admin()
+        with transaction(self.db):
+            person = people.add(self.db, name, is_admin, self._now())
+            self._team = True
+            self._audit("person.added", None, name=person.name, admin=is_admin)
+        return person
+
+    def find_person(self, name: str) -> Person:
+        """The person called `name`; NotFoundError naming who there is."""
+        return people.find(self.db, name)
+
+    def get_person(self, person_id: int) -> Person:
+        return people.get(self.db, person_id)
+
+    def list_people(self) -> list[Person]:
+        """Everyone of the team, by name."""
+        return people.listing(self.db)
+
+    def disable_person(self, person_id: int) -> Person:
+        """Disable a person: no more signing in; their sessions and tokens end now."""
+        self._require_admin()
+        with transaction(self.db):
+            person = people.disable(self.db, person_id, self._now())
+            self._audit("person.disabled", None, name=person.name)
+        return person
+
+    def invite_person(self, person_id: int) -> str:
+        """A new single-use invite for the person (the token for their link)."""
+        self._require_admin()
+        with transaction(self.db):
+            token = people.invite(self.db, person_id, self._clock())
+            self._audit("person.invited", None, name=people.get(self.db, person_id).name)
+        return token
+
+    def invited_person(self, token: str) -> Person:
+        """Who an invite is for, while it can be used; NotAllowedError otherwise."""
+        return people.invited(self.db, token, self._clock())
+
+    def accept_invite(self, token: str, password_hash: str) -> Person:
+        """Set the password (its hash) of the invite's person; the invite is spent."""
+        with transaction(self.db):
+            person = people.accept_invite(self.db, token, password_hash, self._clock())
+            self._audit("person.joined", None, name=person.name)
+        return person
+
+    def password_of(self, name: str) -> tuple[Person, str] | None:
+        """An active person called `name` and their password hash (for signing in)."""
+        return people.password_of(self.db, name)
+
+    def rehash_password(self, person_id: int, password_hash: str) -> None:
+        people.set_password_hash(self.db, person_id, password_hash)
+
+    def new_session(self, person_id: int) -> str:
+        """A session for the person (the page's cookie): its token, given once."""
+        return people.new_session(self.db, person_id, self._clock())
+
+    def new_api_token(self, person_id: int, label: str) -> str:
+        """A personal API token for the person: given once, stored hashed."""
+        if self.actor is not None and self.actor.id != person_id:
+            self._require_admin()
+        with transaction(self.db):
+            token = people.new_api_token(self.db, person_id, label, self._now())
+            name = people.get(self.db, person_id).name
+            self._audit("person.token", None, name=name, label=label)
+        return token
+
+    def credential_holder(self, token: str) -> tuple[Person, str] | None:
+        """Who a session or API token belongs to and which it is, while it is valid."""
+        return people.holder(self.db, token, self._clock())
+
+    def revoke_credential(self, token: str) -> bool:
+        """End a session or API token (logout): whether one was ended."""
+        return people.revoke(self.db, token, self._now())
+
+    def _require_admin(self) -> None:
+        if self.actor is not None and not self.actor.is_admin:
+            raise NotAllowedError(f"only an admin may do that, and {self.actor.name} is not one")
+
+    def members(self, project_id: str) -> list[Member]:
+        """The project's members and their roles (owners first)."""
+        self.require(project_id)
+        return members.members(self.db, project_id)
+
+    def share_project(self, project_id: str, person_id: int, role: str) -> Member:
+        """Give a person a role in the project (an owner's or an admin's to do)."""
+        self.require(project_id, OWN)
+        with transaction(self.db):
+            person = people.get(self.db, person_id)
+            if not person.active:
+                raise UsageError(f"{person.name} is disabled; a disabled person gets no role")
+            member, before = members.share(self.db, project_id, person_id, role, self._now())
+            if before != role:
+                action = "member.added" if before is None else "member.role_changed"
+                self._audit(action, project_id, name=person.name, role=role, before=before)
+        self._roles.pop(project_id, None)
+        return member
+
+    def unshare_project(self, project_id: str, person_id: int) -> str | None:
+        """Take a person out of the project: the role they had (None: none)."""
+        self.require(project_id, OWN)
+        with transaction(self.db):
+            name = people.get(self.db, person_id).name
+            before = members.unshare(self.db, project_id, person_id)
+            if before is not None:
+                self._audit("member.removed", project_id, name=name, before=before)
+        self._roles.pop(project_id, None)
+        return before
+
+    def audit_log(self, project_id: str | None = None, limit: int = 200) -> list[AuditEntry]:
+        """The newest lines of the audit log, newest first: of one project (its owners' and
+        admins' to read), or every line (an admin's), or a person's projects' lines."""
+        if project_id is not None:
+            self.require(project_id, OWN)
+            return audit.entries(self.db, project_id, limit)
+        if self.actor is None or self.actor.is_admin:
+            return audit.entries(self.db, None, limit)
+        owned = [
+            p for p in (projects.visible_ids(self.db, self.actor) or [])
+            if self.role_in(p) == OWN
+        ]  # fmt: skip
+        return audit.entries(self.db, None, limit, owned)

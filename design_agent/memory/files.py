@@ -14,12 +14,15 @@ from typing import Any
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import projects
 from design_agent.memory.connection import Connection
-from design_agent.memory.db import inserted_id, one, rows, transaction
+from design_agent.memory.db import author_of, inserted_id, one, rows, transaction
 from design_agent.memory.documents import MAX_FILE_BYTES, read_document
 from design_agent.memory.models import FILE_TYPES, AddedFile, FileInfo, ProjectFile
 from design_agent.memory.text import guess_language
 
-INFO_COLUMNS = "id, project_id, filename, file_type, uploaded_at, sha256, length(content) AS chars"
+INFO_COLUMNS = (
+    "id, project_id, filename, file_type, uploaded_at, sha256, length(content) AS chars, "
+    + author_of("")
+)
 FULL_COLUMNS = f"{INFO_COLUMNS}, content"
 
 
@@ -30,8 +33,10 @@ def add(
     file_type: str,
     now: str,
     max_bytes: int = MAX_FILE_BYTES,
+    author_id: int | None = None,
 ) -> AddedFile:
-    """Add the file at `path` to a project as `file_type` (brief, research, design, other)."""
+    """Add the file at `path` to a project as `file_type` (brief, research, design, other),
+    by the person `author_id` (None: a one-person home)."""
     if file_type not in FILE_TYPES:
         raise UsageError(f"a file's type is one of {', '.join(FILE_TYPES)}, not '{file_type}'")
     document = read_document(path, max_bytes)
@@ -43,9 +48,9 @@ def add(
         file_id = inserted_id(
             db,
             "INSERT INTO project_files (project_id, filename, content, file_type, uploaded_at, "
-            "sha256, language) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "sha256, language, author_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             [project_id, document.filename, document.text, file_type, now, document.sha256,
-             guess_language(document.text)],
+             guess_language(document.text), author_id],
         )  # fmt: skip
         projects.touch(db, project_id, now)
     added = info(db, file_id)

@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 from design_agent.core.errors import NotFoundError
 from design_agent.memory import projects
 from design_agent.memory.connection import Connection, is_postgres
-from design_agent.memory.models import Project, ProjectSummary
+from design_agent.memory.models import Person, Project, ProjectSummary
 from design_agent.memory.text import words
 
 FUZZY_THRESHOLD = 80.0  # "chekout"~"checkout" is 93, "ledgerly"~"general" 53
@@ -49,11 +49,12 @@ class ProjectLookup(BaseModel):
     names: list[str]
 
 
-def lookup(db: Connection, asked: str) -> ProjectLookup:
-    """Find the project `asked` names (see the module docstring for the tiers)."""
-    listed = projects.summaries(db)
+def lookup(db: Connection, asked: str, person: Person | None = None) -> ProjectLookup:
+    """Find the project `asked` names (see the module docstring for the tiers), among
+    those `person` may see."""
+    listed = projects.summaries(db, person)
     names = [p.name for p in listed]
-    exact = _exact(db, asked)
+    exact = _exact(db, asked, person)
     if exact is not None:
         return ProjectLookup(asked=asked, exact=exact, names=names)
     typed = _meaningful(asked)
@@ -67,13 +68,13 @@ def lookup(db: Connection, asked: str) -> ProjectLookup:
     return ProjectLookup(asked=asked, suggestion=suggestion, by_part=by_part, names=names)
 
 
-def _exact(db: Connection, asked: str) -> Project | None:
+def _exact(db: Connection, asked: str, person: Person | None) -> Project | None:
     # "the Acme project" names "Acme" exactly: try the words without the filler too.
     for candidate in dict.fromkeys([asked, " ".join(_meaningful(asked))]):
         if not candidate.strip():
             continue
         try:
-            return projects.find(db, candidate)
+            return projects.find(db, candidate, person)
         except NotFoundError:
             continue
     return None

@@ -64,11 +64,13 @@ class TurnContent(Row):
 
 
 class Turn(TurnContent):
-    """One message of a conversation, the user's or the agent's."""
+    """One message of a conversation, the user's or the agent's; `author` is the person who
+    wrote it, or whose question an answer answers (None: a one-person home's turn)."""
 
     id: int
     project_id: str
     parent_id: int | None = None
+    author: str | None = None
 
 
 class FileInfo(Row):
@@ -81,6 +83,7 @@ class FileInfo(Row):
     uploaded_at: datetime
     sha256: str
     chars: int
+    author: str | None = None  # who added it (None: a one-person home's file)
 
 
 class ProjectFile(FileInfo):
@@ -121,6 +124,7 @@ class Decision(Row):
     changed_at: datetime | None = None
     changed_node_id: int | None = None
     change_reason: str = ""
+    author: str | None = None  # who recorded it (None: a one-person home's decision)
 
 
 class BranchRef(Row):
@@ -297,3 +301,58 @@ class ProjectState(Row):
         if len({d.id for d in ordered}) != len(ordered):
             raise ValueError("a decision appears twice in the state")
         return ordered
+
+
+# -- A team (issue 28 §2): people, their roles in projects, what they did -----------------
+
+TeamRole = Literal["owner", "editor", "viewer"]
+# In order of what each may do: a viewer reads and searches, an editor also talks, uploads
+# and records decisions, an owner also shares, renames and deletes the project.
+TEAM_ROLES: tuple[TeamRole, ...] = ("viewer", "editor", "owner")
+
+
+def role_allows(role: str | None, needed: str) -> bool:
+    """Whether `role` ("admin" for an instance admin) may do what `needed` may."""
+    if role == "admin":
+        return True
+    if role not in TEAM_ROLES or needed not in TEAM_ROLES:
+        return False
+    return TEAM_ROLES.index(role) >= TEAM_ROLES.index(needed)
+
+
+class Person(Row):
+    """Someone of the team: `is_admin` sees and may do everything; `has_password` once the
+    invite was used; a disabled person can no longer sign in (their work keeps their name)."""
+
+    id: int
+    name: str
+    is_admin: bool = False
+    created_at: datetime
+    disabled_at: datetime | None = None
+    has_password: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.disabled_at is None
+
+
+class Member(Row):
+    """A person's role in a project."""
+
+    project_id: str
+    person_id: int
+    name: str
+    role: TeamRole
+    added_at: datetime
+
+
+class AuditEntry(Row):
+    """One line of the append-only audit log: who did what, when, in which project."""
+
+    id: int
+    at: datetime
+    person_id: int | None = None
+    actor: str
+    action: str
+    project_id: str | None = None
+    detail: dict[str, Any] = Field(default_factory=dict)

@@ -21,7 +21,7 @@ from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory import agent_memory, search_index
 from design_agent.memory.connection import Connection, is_postgres
 from design_agent.memory.db import one, rows, scalar, transaction, wipe_free_pages
-from design_agent.memory.models import DeletionReport, Project, ProjectSummary
+from design_agent.memory.models import DeletionReport, Person, Project, ProjectSummary
 from design_agent.memory.text import slugify
 
 COLUMNS = "id, name, created_at, last_accessed"
@@ -119,22 +119,37 @@ def get(db: Connection, project_id: str) -> Project:
     return Project.model_validate(row)
 
 
-def find(db: Connection, name: str) -> Project:
-    """The project called `name` (or with that id), ignoring case and accents."""
+def seen_by(person: Person | None, alias: str = "projects") -> tuple[str, dict[str, Any]]:
+    """The condition (for a WHERE) that keeps the projects `person` may see, and its
+    parameter: every project for None (the database's own operator) or an admin."""
+    if person is None or person.is_admin:
+        return "1 = 1", {}
+    return (
+        f"{alias}.id IN (SELECT project_id FROM project_members WHERE person_id = :member)",
+        {"member": person.id},
+    )
+
+
+def find(db: Connection, name: str, person: Person | None = None) -> Project:
+    """The project called `name` (or with that id), ignoring case and accents, among those
+    `person` may see (NotFoundError, naming only those, when it is not one of them)."""
     key = slugify(name)
+    visible, member = seen_by(person)
     row = one(
         db,
-        f"SELECT {COLUMNS} FROM projects WHERE name_key = :key OR id IN (:raw, :key) "
-        "ORDER BY name_key = :key DESC LIMIT 1",
-        {"key": key, "raw": name},
+        f"SELECT {COLUMNS} FROM projects WHERE (name_key = :key OR id IN (:raw, :key)) "
+        f"AND {visible} ORDER BY name_key = :key DESC LIMIT 1",
+        {"key": key, "raw": name, **member},
     )
     if row is None:
-        raise NotFoundError(_not_found_message(db, name))
+        raise NotFoundError(_not_found_message(db, name, person))
     return Project.model_validate(row)
 
 
-def _not_found_message(db: Connection, name: str) -> str:
-    names = [r["name"] for r in rows(db, "SELECT name FROM projects ORDER BY name")]
+def _not_found_message(db: Connection, name: str, person: Person | None = None) -> str:
+    visible, member = seen_by(person)
+    found = rows(db, f"SELECT name FROM projects WHERE {visible} ORDER BY name", member)
+    names = [r["name"] for r in found]
     close = _close_names(db, name, names)
     hint = f" Did you mean: {', '.join(close)}?" if close else ""
     known = f" Projects: {', '.join(names)}." if names and not close else ""
@@ -150,13 +165,15 @@ def _close_names(db: Connection, name: str, names: list[str]) -> list[str]:
     if is_postgres(db):
         from design_agent.memory.postgres.search import similar_projects
 
-        return [found for _, found in similar_projects(db, name, 3)]
+        return [found for _, found in similar_projects(db, name, 3) if found in names]
     return difflib.get_close_matches(name, names, n=3, cutoff=0.5)
 
 
-def summaries(db: Connection) -> list[ProjectSummary]:
-    """Every project, most recently used first, with its counts and the active flag."""
-    active = agent_memory.get_state(db, ACTIVE_KEY)
+def summaries(db: Connection, person: Person | None = None) -> list[ProjectSummary]:
+    """Every project `person` may see, most recently used first, with its counts and the
+    active flag (the person's own active project)."""
+    active = agent_memory.get_state(db, active_key(person))
+    visible, member = seen_by(person, "p")
     found = rows(
         db,
         f"""SELECT {COLUMNS},
@@ -164,15 +181,33 @@ def summaries(db: Connection) -> list[ProjectSummary]:
             (SELECT count(*) FROM project_files f WHERE f.project_id = p.id) AS files,
             (SELECT count(*) FROM project_decisions d
              WHERE d.project_id = p.id AND d.status = 'current') AS decisions
-        FROM projects p ORDER BY last_accessed DESC, id""",
+        FROM projects p WHERE {visible} ORDER BY last_accessed DESC, id""",
+        member,
     )
     return [ProjectSummary.model_validate({**r, "active": r["id"] == active}) for r in found]
 
 
-def names(db: Connection) -> list[str]:
-    """Every project's name, most recently used first (no counts: read at every turn)."""
-    found = db.execute("SELECT name FROM projects ORDER BY last_accessed DESC, id")
+def names(db: Connection, person: Person | None = None) -> list[str]:
+    """Every project's name `person` may see, most recently used first (no counts: read at
+    every turn)."""
+    visible, member = seen_by(person)
+    found = db.execute(
+        f"SELECT name FROM projects WHERE {visible} ORDER BY last_accessed DESC, id", member
+    )
     return [str(row[0]) for row in found]
+
+
+def visible_ids(db: Connection, person: Person | None) -> list[str] | None:
+    """The ids of the projects `person` may see; None: every project."""
+    if person is None or person.is_admin:
+        return None
+    visible, member = seen_by(person)
+    return [str(r[0]) for r in db.execute(f"SELECT id FROM projects WHERE {visible}", member)]
+
+
+def active_key(person: Person | None) -> str:
+    """Where the active project is kept: one for the home, one per person of a team."""
+    return ACTIVE_KEY if person is None else f"{ACTIVE_KEY}:{person.id}"
 
 
 def touch(db: Connection, project_id: str, now: str) -> None:
@@ -197,20 +232,26 @@ def rename(db: Connection, project_id: str, new_name: str) -> Project:
     return get(db, project_id)
 
 
-def active(db: Connection) -> Project | None:
-    """The active project, or None (never set, or deleted since)."""
-    project_id = agent_memory.get_state(db, ACTIVE_KEY)
+def active(db: Connection, person: Person | None = None) -> Project | None:
+    """The active project (the person's own, in a team), or None (never set, deleted
+    since, or no longer shared with them)."""
+    project_id = agent_memory.get_state(db, active_key(person))
     if not isinstance(project_id, str):
         return None
-    row = one(db, f"SELECT {COLUMNS} FROM projects WHERE id = ?", [project_id])
+    visible, member = seen_by(person)
+    row = one(
+        db,
+        f"SELECT {COLUMNS} FROM projects WHERE id = :id AND {visible}",
+        {"id": project_id, **member},
+    )
     return None if row is None else Project.model_validate(row)
 
 
-def switch(db: Connection, project_id: str, now: str) -> Project:
-    """Make the project active and mark it as just used."""
+def switch(db: Connection, project_id: str, now: str, person: Person | None = None) -> Project:
+    """Make the project active (for the person, in a team) and mark it as just used."""
     with transaction(db):
         get(db, project_id)
-        agent_memory.set_state(db, ACTIVE_KEY, project_id, now)
+        agent_memory.set_state(db, active_key(person), project_id, now)
         touch(db, project_id, now)
     return get(db, project_id)
 

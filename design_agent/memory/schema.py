@@ -251,9 +251,79 @@ V8: tuple[str, ...] = (
     ),
 )
 
-# Version 9 belongs to team accounts (people and roles, branch pg-28): nothing here until it
-# is merged. Version 10 asks nothing of it.
-V9: tuple[str, ...] = ()
+# Version 9: a team (issue 28 §2). People, each with a name (its folded key unique), an
+# argon2id password hash once their invite is used, and a flag for an instance admin;
+# people are disabled, never deleted, so authorship and the audit log keep their names.
+# A project's members, each with one role; the turns, files and decisions each person
+# made (author_id; NULL: made in a one-person home, before accounts). Credentials are
+# stored as SHA-256 hashes of random tokens: invites (single use, with an expiry),
+# sessions (the page's cookie) and personal API tokens. The audit log only ever grows:
+# triggers refuse to change or delete a row of it (`db copy --replace` sets them aside
+# inside its own transaction). A deleted project's entries stay (no foreign key).
+V9: tuple[str, ...] = (
+    """CREATE TABLE people (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        is_admin INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1)),
+        password_hash TEXT,
+        created_at TEXT NOT NULL,
+        disabled_at TEXT
+    )""",
+    """CREATE TABLE project_members (
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')),
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (project_id, person_id)
+    )""",
+    "CREATE INDEX project_members_person ON project_members(person_id)",
+    *(
+        f"ALTER TABLE {table} ADD COLUMN author_id INTEGER REFERENCES people(id) ON DELETE SET NULL"
+        for table in ("conversations", "project_files", "project_decisions")
+    ),
+    """CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        person_id INTEGER,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        project_id TEXT,
+        detail TEXT NOT NULL CHECK (json_valid(detail))
+    )""",
+    "CREATE INDEX audit_log_project ON audit_log(project_id, id)",
+    """CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END""",
+    """CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END""",
+    """CREATE TABLE api_tokens (
+        id INTEGER PRIMARY KEY,
+        person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+        token_hash TEXT NOT NULL UNIQUE,
+        label TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+    )""",
+    "CREATE INDEX api_tokens_person ON api_tokens(person_id)",
+    """CREATE TABLE invites (
+        token_hash TEXT PRIMARY KEY,
+        person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+    )""",
+    "CREATE INDEX invites_person ON invites(person_id)",
+    """CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        revoked_at TEXT
+    )""",
+    "CREATE INDEX sessions_person ON sessions(person_id)",
+)
+# The triggers that keep the audit log append-only (set aside by `db copy --replace`).
+AUDIT_GUARDS = ("audit_log_no_update", "audit_log_no_delete")
 
 # Version 10: research evidence (design_agent/evidence/). A session is one file (an
 # interview, a survey export, a reviews file) with its code (S03, never reused in its

@@ -37,17 +37,24 @@ class Ranked:
     score: float
 
 
-def search(db: Connection, query: str, project_id: str | None, limit: int = 20) -> SearchResults:
-    """Search one project (`project_id`) or every project (None), grouped by project."""
+def search(
+    db: Connection,
+    query: str,
+    project_id: str | None,
+    limit: int = 20,
+    among: list[str] | None = None,
+) -> SearchResults:
+    """Search one project (`project_id`) or every project (None; only those of `among`
+    when given: a person's), grouped by project."""
     if is_postgres(db):
         from design_agent.memory.postgres import search as postgres
 
-        return postgres.search(db, query, project_id, limit)
+        return postgres.search(db, query, project_id, limit, among)
     results = SearchResults(query=query, terms=query_terms(query), all_projects=project_id is None)
     terms = search_terms(results.terms)  # "entrevistas" finds "entrevista"
     if match_expression(terms) is None:
         return results
-    scope = projects_in(db, project_id)
+    scope = projects_in(db, project_id, among)
     cap = SCOPED_CAP if project_id else CROSS_CAP
     found = [
         (pid, hit) for pid, (_, key) in scope.items() for hit in _turns(db, terms, key, cap, limit)
@@ -64,8 +71,17 @@ def search(db: Connection, query: str, project_id: str | None, limit: int = 20) 
     return results.model_copy(update={"groups": groups})
 
 
-def projects_in(db: Connection, project_id: str | None) -> dict[str, tuple[Project, int]]:
-    where, params = ("WHERE id = ?", [project_id]) if project_id else ("", [])
+def projects_in(
+    db: Connection, project_id: str | None, among: list[str] | None = None
+) -> dict[str, tuple[Project, int]]:
+    """The projects a search looks in (with their index keys): one, those of `among`, or
+    every project."""
+    if project_id:
+        where, params = "WHERE id = ?", [project_id]
+    elif among is not None:
+        where, params = f"WHERE id IN ({', '.join('?' * len(among)) or 'NULL'})", list(among)
+    else:
+        where, params = "", []
     found = rows(db, f"SELECT {PROJECT_COLUMNS}, search_key FROM projects {where}", params)
     return {
         r["id"]: (

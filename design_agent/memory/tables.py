@@ -55,10 +55,23 @@ def _set(text: str) -> frozenset[str]:
 
 TABLES: tuple[Table, ...] = (
     Table(
+        "people",
+        ("id",),
+        _names("id name name_key is_admin password_hash created_at disabled_at"),
+        _set("created_at disabled_at"),
+    ),
+    Table(
         "projects",
         ("id",),
         _names("id name name_key search_key created_at last_accessed"),
         _set("created_at last_accessed"),
+        identity=False,
+    ),
+    Table(
+        "project_members",
+        ("project_id", "person_id"),
+        _names("project_id person_id role added_at"),
+        _set("added_at"),
         identity=False,
     ),
     Table(
@@ -67,7 +80,7 @@ TABLES: tuple[Table, ...] = (
         _names(
             "id project_id timestamp role message task_id agent_id provider model status "
             "tokens cost validation parent_id tier tokens_in tokens_out first_token_ms "
-            "total_ms language"
+            "total_ms language author_id"
         ),
         _set("timestamp"),
         _set("validation"),
@@ -88,7 +101,7 @@ TABLES: tuple[Table, ...] = (
     Table(
         "project_files",
         ("id",),
-        _names("id project_id filename content file_type uploaded_at sha256 language"),
+        _names("id project_id filename content file_type uploaded_at sha256 language author_id"),
         _set("uploaded_at"),
     ),
     Table(
@@ -96,7 +109,7 @@ TABLES: tuple[Table, ...] = (
         ("id",),
         _names(
             "id project_id decision rationale conversation_id timestamp node_id status "
-            "replaces_id changed_at changed_node_id change_reason language"
+            "replaces_id changed_at changed_node_id change_reason language author_id"
         ),
         _set("timestamp changed_at"),
     ),
@@ -122,6 +135,19 @@ TABLES: tuple[Table, ...] = (
         _set("value"),
         identity=False,
         where=f"key <> '{WARNED_KEY}'",  # the folder and mode an SQLite home was warned of
+    ),
+    Table(
+        "api_tokens",
+        ("id",),
+        _names("id person_id token_hash label created_at revoked_at"),
+        _set("created_at revoked_at"),
+    ),
+    Table(
+        "audit_log",
+        ("id",),
+        _names("id at person_id actor action project_id detail"),
+        _set("at"),
+        _set("detail"),
     ),
 )
 TABLES += (
@@ -155,6 +181,11 @@ TABLES += (
         identity=False,
     ),
 )
+# What a copy leaves behind, emptied first when it replaces a home: live credentials (a
+# session and an invite are used where they were made: sign in again, invite again) and,
+# on PostgreSQL, the servers' running turns and their events.
+EPHEMERAL: tuple[str, ...] = ("sessions", "invites")
+POSTGRES_EPHEMERAL: tuple[str, ...] = ("turn_events", "turn_runs")
 BY_NAME = {table.name: table for table in TABLES}
 
 

@@ -18,8 +18,8 @@ from typing import Any
 from design_agent.core.errors import NotFoundError, UsageError
 from design_agent.memory.branches import node_at
 from design_agent.memory.connection import Connection
-from design_agent.memory.conversations import COLUMNS, to_turn
-from design_agent.memory.db import rows, scalar
+from design_agent.memory.conversations import COLUMNS, NAMES, to_turn
+from design_agent.memory.db import author_of, rows, scalar
 from design_agent.memory.models import TreeLine, TreeNode, Turn
 
 SHORT_TEXT = 80  # characters of a turn /tree shows
@@ -151,4 +151,5 @@ def _branch_names(db: Connection, project_id: str) -> dict[int, list[str]]:
 
 
 def _prefixed(alias: str) -> str:
-    return ", ".join(f"{alias}.{c.strip()}" for c in COLUMNS.split(","))
+    named = ", ".join(f"{alias}.{c.strip()}" for c in NAMES.split(","))
+    return f"{named}, {author_of(alias + '.')}"

@@ -26,8 +26,8 @@ from design_agent.core.messages import say
 from design_agent.memory.connection import Connection, is_postgres
 from design_agent.memory.db import rows, scalar, stamp, transaction
 
-GroupBy = Literal["day", "provider", "model", "project"]
-GROUPS: tuple[GroupBy, ...] = ("day", "provider", "model", "project")
+GroupBy = Literal["day", "provider", "model", "project", "person"]
+GROUPS: tuple[GroupBy, ...] = ("day", "provider", "model", "project", "person")
 TOTAL = "total"
 
 # The SQL expression each grouping reads (c: conversations, p: projects).
@@ -36,6 +36,8 @@ _KEYS: dict[str, str] = {
     "provider": "c.provider",
     "model": "coalesce(c.model, '-')",
     "project": "p.name",
+    # The person whose question an answer answered ("-": a one-person home's turns).
+    "person": "coalesce((SELECT name FROM people WHERE people.id = c.author_id), '-')",
     TOTAL: "'total'",
 }
 # PostgreSQL keeps a timestamptz (in UTC, postgres/connection.py), not ISO text.

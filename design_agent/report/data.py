@@ -63,6 +63,7 @@ class ReportDecision(_Frozen):
     timestamp: datetime
     branch: str = ""
     replaces: str = ""
+    author: str = ""  # who recorded it (a team's database)
 
 
 class CheckItem(_Frozen):
@@ -233,6 +234,7 @@ def _report_decisions(
             timestamp=d.timestamp,
             branch=_branch(d, language) if forked else "",
             replaces=_replaces(memory, d, language),
+            author=d.author or "",
         )
         for d in placed
     ]

@@ -111,7 +111,8 @@ def _decisions(data: ReportData) -> list[str]:
     items = []
     for n, d in enumerate(data.decisions, 1):
         where = f"; {inline(d.branch)}" if d.branch else ""
-        item = f"{n}. **{inline(d.decision)}** ({d.timestamp.date().isoformat()}{where})"
+        by = inline(say("by_person", lang, name=d.author)) if d.author else ""
+        item = f"{n}. **{inline(d.decision)}** ({d.timestamp.date().isoformat()}{by}{where})"
         if d.rationale:
             item += f"  \n   *{say('report_why', lang)}:* {inline(d.rationale)}"
         if d.replaces:

@@ -14,6 +14,7 @@ from design_agent.core.errors import (
     DesignAgentError,
     DiskFullError,
     ExitCode,
+    NotAllowedError,
     NotFoundError,
     ProviderUnavailableError,
     UsageError,
@@ -58,6 +59,9 @@ _STATUS: tuple[tuple[type[DesignAgentError], int, str], ...] = (
 
 def from_domain(error: DesignAgentError) -> ApiError:
     """The API's answer to a domain error (its message and exit code kept)."""
+    if isinstance(error, NotAllowedError):  # 401 when nobody is signed in, 403 otherwise
+        status, code = (403, "forbidden") if error.signed_in else (401, "unauthorized")
+        return ApiError(status, code, _one_line(error.message), error.exit_code)
     for kind, status, code in _STATUS:
         if isinstance(error, kind):
             return ApiError(status, code, _one_line(error.message), error.exit_code)

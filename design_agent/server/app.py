@@ -31,7 +31,14 @@ from design_agent.server.routes_pages import STATIC_DIR
 from design_agent.server.security import Guard
 
 log = logging.getLogger("design_agent.server")
-HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "bad_request", 413: "too_large"}
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "bad_request",
+    413: "too_large",
+}
 
 
 def create_app(context: ServerContext) -> FastAPI:
@@ -45,8 +52,10 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_projects,
         routes_providers,
         routes_report,
+        routes_team,
         routes_tree,
         routes_turns,
+        team_auth,
     )
 
     mcp = McpEndpoint(context.shared)  # MCP over streamable HTTP, behind the same Guard
@@ -73,10 +82,13 @@ def create_app(context: ServerContext) -> FastAPI:
         routes_providers,
         routes_guides,
         routes_report,
+        routes_team,
         routes_tree,
+        team_auth,
         ask_route,
     ):
         app.include_router(module.router)
+    app.include_router(team_auth.pages)
     app.router.routes.append(Route(PATH, endpoint=mcp))
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     _add_error_handlers(app)

@@ -30,10 +30,10 @@ from pydantic import BaseModel, Field
 
 from design_agent.cli.output import Screen
 from design_agent.cli.render import MarkdownStream
-from design_agent.core.errors import DesignAgentError, ExitCode
+from design_agent.core.errors import DesignAgentError, ExitCode, NotAllowedError, NotFoundError
 from design_agent.core.text import clean_text
 from design_agent.server.api_errors import ApiError
-from design_agent.server.deps import context_of
+from design_agent.server.deps import context_of, person_of
 from design_agent.server.turns import ProjectBusy, TurnRecord
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from rich.live import Live
 
     from design_agent.cli.turn_view import TurnView
+    from design_agent.memory.models import Person
     from design_agent.server.context import ServerContext
 
 router = APIRouter(prefix="/api/v1", tags=["ask"])
@@ -84,36 +85,43 @@ def ask(body: AskBody, request: Request) -> StreamingResponse | JSONResponse:
     """Run one `ask` turn and stream what the command prints (see the module's docstring)."""
     context = context_of(request)
     try:
-        record, notes = _start(context, body)
+        record, notes = _start(context, body, person_of(request))
     except ProjectBusy as e:
         error = ApiError(409, "project_busy", f"project {e.project_id} is busy", ExitCode.USAGE)
         return JSONResponse(error.body() | {"running_turn_id": e.running_turn_id}, 409)
     except DesignAgentError as e:
+        if context.team is not None and isinstance(e, (NotFoundError, NotAllowedError)):
+            raise  # a team's: a project that is not theirs is 404, a role too small 403
         frames: Iterator[str] = iter([_frame(end=_ending(int(e.exit_code), e.message, False))])
     else:
         frames = _frames(record, body, notes)
     return StreamingResponse(frames, media_type="application/x-ndjson")
 
 
-def _start(context: ServerContext, body: AskBody) -> tuple[TurnRecord, list[str]]:
-    """The checks of `ask`, in its order, then the turn started; with the lines `ask`
-    prints on stderr before the turn (the --continue line)."""
+def _start(
+    context: ServerContext, body: AskBody, person: Person | None = None
+) -> tuple[TurnRecord, list[str]]:
+    """The checks of `ask`, in its order, then the turn started (as `person`, on a team's
+    server: an editor of the project, or of none yet); with the lines `ask` prints on
+    stderr before the turn (the --continue line)."""
     from design_agent.cli.ask import check_names, check_start, continue_line, message_text
     from design_agent.turn.types import TurnRequest
 
     text = message_text(body.message)
     check_start(body.from_turn, body.branch, body.continuing)
-    services = context.services()
+    services = context.services(person)
     try:
         check_names(services, body.provider, body.project)
         notes = _left_out(services)
         notes += [continue_line(services, body.project)] if body.continuing else []
         project_id = _lock_key(services, body.project)
+        if services.memory.project_exists(project_id):
+            services.memory.require(project_id, "editor")
     finally:
         services.memory.close()
     start = body.from_turn or body.branch
     request = TurnRequest(text, body.project, body.provider, body.tier, start, body.over_budget)
-    return context.turns.start(request, project_id), notes
+    return context.turns.start(request, project_id, person), notes
 
 
 def _left_out(services: Any) -> list[str]:

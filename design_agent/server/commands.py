@@ -61,8 +61,27 @@ def _running(ctx: click.Context, info: dict[str, Any] | None, language: str) -> 
     is_flag=True,
     help="Run in the background (output to <home>/logs/server.log); print the URL and return.",
 )
+@click.option(
+    "--team",
+    is_flag=True,
+    help="A team's server: people sign in (design-agent users add NAME), each project has "
+    "owners, editors and viewers; several processes may serve one database.",
+)
+@click.option(
+    "--public-url",
+    metavar="URL",
+    help="With --team: the address people open (https://... behind a TLS proxy makes the "
+    "session cookie Secure); invite links use it. Default: http://HOST:PORT.",
+)
 @click.pass_context
-def serve(ctx: click.Context, port: int, host: str, detach: bool) -> None:
+def serve(
+    ctx: click.Context,
+    port: int,
+    host: str,
+    detach: bool,
+    team: bool,
+    public_url: str | None,
+) -> None:
     """Run the web page and HTTP API for this home until Ctrl-C (or `server stop`).
 
     Prints one URL with a fresh token (http://127.0.0.1:PORT/?token=...): open
@@ -70,10 +89,16 @@ def serve(ctx: click.Context, port: int, host: str, detach: bool) -> None:
     the API is described at /api/docs and in docs/server-api.md. Exit codes:
     0 stopped cleanly, 2 cannot listen or a server already runs for this home.
 
+    With --team there is no token: each person signs in with the password they
+    set from their invite link (users add), and sees the projects shared with
+    them. Run it on the team's database (DESIGN_AGENT_DATABASE_URL); start as
+    many processes as you like on it, each on its own port, behind one proxy.
+
     \b
     Examples:
       design-agent serve
       design-agent serve --port 8765 --detach
+      design-agent serve --team --host 0.0.0.0 --port 8801 --public-url https://design.example.com
     """
     from design_agent.core.messages import say
     from design_agent.server.serve import check_host, run_server
@@ -82,6 +107,18 @@ def serve(ctx: click.Context, port: int, host: str, detach: bool) -> None:
     explicit = ctx.get_parameter_source("host") is not click.core.ParameterSource.DEFAULT
     remote = check_host(host, explicit)
     language = _language(ctx)
+    if public_url is not None and not team:
+        raise UsageError("--public-url is a team server's: add --team")
+    if team:
+        if remote and not (public_url or "").startswith("https://"):
+            click.echo(
+                f"Warning: listening on {host} without TLS: passwords and sessions cross the "
+                "network in clear; serve it behind an https proxy and pass --public-url "
+                "https://...",
+                err=True,
+            )
+        _serve_team(ctx, port, host, detach, public_url)
+        return
     if remote:
         click.echo(say("server_remote_warning", language, host=host), err=True)
     if detach:
@@ -92,6 +129,26 @@ def serve(ctx: click.Context, port: int, host: str, detach: bool) -> None:
         return [url, say("server_stop_hint", language)]
 
     ctx.exit(run_server(app.home, host, port, lambda line: click.echo(line), lines, app.database))
+
+
+def _serve_team(
+    ctx: click.Context, port: int, host: str, detach: bool, public_url: str | None
+) -> None:
+    """`serve --team`: in the foreground (a team's server runs under a service manager)."""
+    from design_agent.server.context import TeamSettings
+    from design_agent.server.serve import run_server
+
+    if detach:
+        raise UsageError(
+            "--team runs in the foreground: start it from your service manager (systemd, "
+            "a container) or a terminal; several may run on one database"
+        )
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        raise UsageError(f"--public-url {public_url}: give http://HOST[:PORT] or https://HOST")
+    app = app_of(ctx)
+    team = TeamSettings((public_url or "").rstrip("/"))
+    say_line = lambda line: click.echo(line)  # noqa: E731
+    ctx.exit(run_server(app.home, host, port, say_line, None, app.database, team))
 
 
 def _detach(home: Path, log_file: Path, port: int, host: str, language: str) -> None:

@@ -1,15 +1,18 @@
-"""What every route needs: the server's context, a validated project, a JSON-able value."""
+"""What every route needs: the server's context, who asks (a team's server), a validated
+project, a JSON-able value."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import Request
 from pydantic import BaseModel
 
 from design_agent.memory import Memory
-from design_agent.memory.models import Project
+from design_agent.memory.models import Person, Project
 from design_agent.memory.text import is_slug
 from design_agent.server.api_errors import ApiError
 from design_agent.server.context import ServerContext
@@ -22,6 +25,36 @@ def context_of(request: Request) -> ServerContext:
     context = request.app.state.context
     assert isinstance(context, ServerContext)
     return context
+
+
+def person_of(request: Request) -> Person | None:
+    """Who the request is from on a team's server (security.Guard found them); None on a
+    one-person server, where the token is the home's owner."""
+    person = getattr(request.state, "person", None)
+    return person if isinstance(person, Person) else None
+
+
+@contextmanager
+def memory_of(request: Request) -> Iterator[Memory]:
+    """A Memory for this request, every call made as its person (see person_of)."""
+    with context_of(request).memory(person_of(request)) as memory:
+        yield memory
+
+
+def require_admin(request: Request) -> None:
+    """403 on a team's server unless an admin asks (the server's own settings, providers)."""
+    person = person_of(request)
+    if context_of(request).team is not None and (person is None or not person.is_admin):
+        from design_agent.core.errors import ExitCode
+
+        name = person.name if person is not None else "nobody"
+        message = f"only an admin may change this server's settings and providers ({name} is not)"
+        raise ApiError(403, "forbidden", message, ExitCode.NOT_ALLOWED)
+
+
+def person_json(person: Person) -> dict[str, Any]:
+    """A person as the API shows them."""
+    return {"id": person.id, "name": person.name, "is_admin": person.is_admin}
 
 
 def check_project_id(project_id: str) -> str:

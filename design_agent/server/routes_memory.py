@@ -17,7 +17,14 @@ from starlette.requests import ClientDisconnect
 from design_agent.core.numbers import MAX_NUMBER
 from design_agent.memory.models import FILE_TYPES
 from design_agent.server.api_errors import ApiError
-from design_agent.server.deps import check_project_id, context_of, jsonable, project_of
+from design_agent.server.deps import (
+    check_project_id,
+    context_of,
+    jsonable,
+    memory_of,
+    person_of,
+    project_of,
+)
 from design_agent.server.uploads import receive, upload_folder
 
 router = APIRouter(prefix="/api/v1", tags=["memory"])
@@ -37,7 +44,7 @@ def history(project_id: str, request: Request, limit: int = 20, lang: str = "en"
     method's name and persona's role in `lang`, for the page's footers."""
     limit = max(1, min(limit, MAX_HISTORY))
     context = context_of(request)
-    with context.memory() as memory:
+    with memory_of(request) as memory:
         turns = memory.recent_turns(project_of(memory, project_id).id, limit)
     rows = jsonable(turns)
     catalogue = context.catalogue()
@@ -57,7 +64,7 @@ def tree(project_id: str, request: Request) -> dict[str, Any]:
     from design_agent.actions.tree import show
     from design_agent.understanding.conversation import load_state
 
-    services = context_of(request).services()
+    services = context_of(request).services(person_of(request))
     try:
         project = project_of(services.memory, project_id)
         state = load_state(services.memory, project.id)
@@ -66,7 +73,8 @@ def tree(project_id: str, request: Request) -> dict[str, Any]:
         done = show(None, action).shown()
     finally:
         services.memory.close()
-    return done.data or {"tree": {"nodes": []}, "current": None}
+    found = done.data or {"tree": {"nodes": []}, "current": None}
+    return {**found, "text": done.message}  # as `history --tree` prints it
 
 
 @router.get("/search")
@@ -79,7 +87,7 @@ def search(
     if bool(all) == (project is not None):
         raise ApiError(400, "bad_request", "search one project (?project=ID) or all (?all=1)")
     limit = max(1, min(limit, 200))
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         if all:
             results = memory.search(q, all_projects=True, limit=limit)
         else:
@@ -108,15 +116,23 @@ class DecisionRetireBody(BaseModel):
 
 @router.get("/projects/{project_id}/decisions")
 def list_decisions(
-    project_id: str, request: Request, all_branches: int = 0, history: int = 0
+    project_id: str,
+    request: Request,
+    all_branches: int = 0,
+    history: int = 0,
+    q: str | None = None,
 ) -> dict[str, Any]:
     """The current decisions on the branch the conversation is on (all_branches=1: every
     branch's; history=1: replaced and retired ones too), newest first, each with its turn
-    and branch; `counts` says what the listing leaves out (as `decisions list --json`)."""
+    and branch; `counts` says what the listing leaves out (as `decisions list --json`).
+    With `q`: the decisions matching it, best first (as `decisions search --json`)."""
     from design_agent.understanding.conversation import conversation_node
 
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
+        if q is not None:
+            found_by = memory.search_decisions(project.id, q[:1000], limit=20)
+            return {"decisions": [jsonable(hit.item) for hit in found_by]}
         node = None if all_branches else conversation_node(memory, project.id)
         found = (
             memory.decisions_on_path(node, history=bool(history))
@@ -134,7 +150,7 @@ def edit_decision(
 ) -> dict[str, Any]:
     """A new version of a current decision, replacing it (as `decisions edit --json`):
     `{decision, replaced}`; unknown id 404, already replaced or retired 409."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
         old = memory.get_decision(decision_id, project.id)
         new = memory.supersede_decision(old.id, body.decision, body.rationale)
@@ -151,7 +167,7 @@ def retire_decision(
 ) -> dict[str, Any]:
     """Retire a current decision, kept in the history (as `decisions retire --json`):
     `{decision}`; unknown id 404, already replaced or retired 409."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
         old = memory.get_decision(decision_id, project.id)
         retired = memory.retire_decision(old.id, body.rationale if body else "")
@@ -161,7 +177,7 @@ def retire_decision(
 @router.post("/projects/{project_id}/decisions", status_code=201)
 def add_decision(project_id: str, body: DecisionBody, request: Request) -> dict[str, Any]:
     """Record a decision and why (as `decisions add`)."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
         recorded = memory.add_decision(project.id, body.decision, body.rationale)
     return jsonable(recorded)  # type: ignore[no-any-return]
@@ -170,7 +186,7 @@ def add_decision(project_id: str, body: DecisionBody, request: Request) -> dict[
 @router.get("/projects/{project_id}/files")
 def list_files(project_id: str, request: Request) -> dict[str, Any]:
     """The files added to the project, without their text."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         items = memory.list_files(project_of(memory, project_id).id)
     return {"files": jsonable(items)}
 
@@ -181,6 +197,11 @@ async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
     `file` and `type` (default brief); 413 as soon as the file passes the limit."""
     context = context_of(request)
     check_project_id(project_id)
+    person = person_of(request)
+    if person is not None:  # a viewer's upload is refused before its bytes are read
+        from starlette.concurrency import run_in_threadpool
+
+        await run_in_threadpool(_may_write, context, person, project_id)
     limit = context.upload_limit_mb * 1024 * 1024
     folder = upload_folder(context.home)
     try:
@@ -196,7 +217,9 @@ async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
             raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
         from starlette.concurrency import run_in_threadpool
 
-        return await run_in_threadpool(_add_file, context, project_id, upload.path, file_type)
+        return await run_in_threadpool(
+            _add_file, context, person, project_id, upload.path, file_type
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -206,8 +229,13 @@ async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
     """Add an uploaded research file (a transcript, notes, a survey export, a reviews CSV)
     as an evidence session: multipart fields `file`, optional `moderator` and `map`
     (text=COLUMN,...); 400 with one line when it cannot be read, nothing stored."""
+    from starlette.concurrency import run_in_threadpool
+
     context = context_of(request)
     check_project_id(project_id)
+    person = person_of(request)
+    if person is not None:  # a viewer's upload is refused before its bytes are read
+        await run_in_threadpool(_may_write, context, person, project_id)
     limit = context.upload_limit_mb * 1024 * 1024
     folder = upload_folder(context.home)
     try:
@@ -218,13 +246,10 @@ async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
             raise ApiError(400, "bad_request", "the upload was cut off") from e
         if upload.path is None:
             raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
-        from starlette.concurrency import run_in_threadpool
-
-        fields = upload.fields
+        given = (upload.fields.get("moderator"), upload.fields.get("map"))
         return await run_in_threadpool(
-            _add_evidence, context, project_id, upload.path, fields.get("moderator"),
-            fields.get("map"),
-        )  # fmt: skip
+            _add_evidence, context, person, project_id, upload.path, given
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -232,27 +257,34 @@ async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
 @router.get("/projects/{project_id}/evidence")
 def list_evidence(project_id: str, request: Request) -> dict[str, Any]:
     """The project's evidence sessions (interviews, surveys, reviews)."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         found = memory.evidence.sessions(project_of(memory, project_id).id)
     return {"sessions": jsonable(found)}
 
 
 def _add_evidence(
-    context: Any, project_id: str, path: Path, moderator: str | None, mapping: str | None
+    context: Any, person: Any, project_id: str, path: Path, given: tuple[str | None, str | None]
 ) -> dict[str, Any]:
     from design_agent.evidence.ingest import add_evidence
 
-    with context.memory() as memory:
+    moderator, mapping = given
+    with context.memory(person) as memory:
         project = project_of(memory, project_id)
-        moderators = [moderator] if moderator else []
-        added = add_evidence(memory, project.id, [path], moderators, mapping)
+        added = add_evidence(memory, project.id, [path], [moderator] if moderator else [], mapping)
     data = jsonable(added[0])
     assert isinstance(data, dict)
     return data
 
 
-def _add_file(context: Any, project_id: str, path: Path, file_type: str) -> dict[str, Any]:
-    with context.memory() as memory:
+def _may_write(context: Any, person: Any, project_id: str) -> None:
+    with context.memory(person) as memory:
+        memory.require(project_of(memory, project_id).id, "editor")
+
+
+def _add_file(
+    context: Any, person: Any, project_id: str, path: Path, file_type: str
+) -> dict[str, Any]:
+    with context.memory(person) as memory:
         added = memory.add_file(project_of(memory, project_id).id, path, file_type)
     data = jsonable(added)
     assert isinstance(data, dict)

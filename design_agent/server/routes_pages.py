@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from design_agent import __version__
-from design_agent.server.deps import context_of
+from design_agent.server.deps import context_of, memory_of, person_json, person_of
 from design_agent.server.security import cookie_header, cookie_token, token_matches
 
 router = APIRouter()
@@ -32,6 +32,12 @@ def index(request: Request, token: str | None = None) -> Response:
     """The web app. `?token=T` with the right token sets the cookie and redirects to `/`
     (so the token leaves the address bar); without a valid cookie, a 401 page."""
     context = context_of(request)
+    if context.team is not None:  # a team's: the app for a signed-in person, else sign in
+        from design_agent.server.team_auth import login_page
+
+        if person_of(request) is None:
+            return login_page()
+        return _app_page()
     if token is not None:
         if not token_matches(context, token):
             return HTMLResponse(LOCKED_PAGE, status_code=401)
@@ -40,6 +46,10 @@ def index(request: Request, token: str | None = None) -> Response:
         return response
     if not token_matches(context, cookie_token(request.headers.get("cookie", ""))):
         return HTMLResponse(LOCKED_PAGE, status_code=401)
+    return _app_page()
+
+
+def _app_page() -> Response:
     page = STATIC_DIR / "index.html"
     if not page.is_file():
         return HTMLResponse("<!doctype html><title>design-agent</title><p>No web page.</p>")
@@ -48,14 +58,15 @@ def index(request: Request, token: str | None = None) -> Response:
 
 @router.get("/api/v1/status", tags=["status"])
 def status(request: Request) -> dict[str, Any]:
-    """The server: version, pid, home, start time, active project, provider, language."""
+    """The server: version, pid, home, start time, active project, provider, language;
+    on a team's server also who you are (`person`), and the home only for an admin."""
     from design_agent.core.settings import load_settings
 
     context = context_of(request)
-    with context.memory() as memory:
+    with memory_of(request) as memory:
         active = memory.active_project()
     values = load_settings(context.home, {}).values
-    return {
+    found: dict[str, Any] = {
         "version": __version__,
         "pid": os.getpid(),
         "home": str(context.home.root),
@@ -64,6 +75,15 @@ def status(request: Request) -> dict[str, Any]:
         "provider": values.provider,
         "language": values.language,
     }
+    person = person_of(request)
+    if context.team is not None and person is not None:
+        found["team"] = True
+        found["person"] = person_json(person)
+        if not person.is_admin:
+            del found["home"]
+        else:  # for whoever runs it: the pool's connections lent out now (none idle held)
+            found["pool"] = context.pool()
+    return found
 
 
 @router.get("/api/docs", include_in_schema=False)

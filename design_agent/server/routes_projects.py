@@ -20,7 +20,7 @@ from design_agent.core.input_history import forget_project
 from design_agent.memory import Memory
 from design_agent.memory.models import DeletionReport
 from design_agent.server.api_errors import ApiError
-from design_agent.server.deps import context_of, project_json, project_of
+from design_agent.server.deps import context_of, memory_of, person_of, project_json, project_of
 
 router = APIRouter(prefix="/api/v1", tags=["projects"])
 
@@ -32,19 +32,23 @@ class ProjectName(BaseModel):
 @router.get("/projects")
 def list_projects(request: Request) -> dict[str, Any]:
     """Every project, most recently used first, with its counts and whether it is active."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         items = memory.list_projects()
+        roles = {p.id: memory.role_in(p.id) for p in items} if person_of(request) else {}
     projects = [
-        project_json(p, turns=p.turns, files=p.files, decisions=p.decisions, active=p.active)
+        project_json(
+            p, turns=p.turns, files=p.files, decisions=p.decisions, active=p.active,
+            **({"role": roles[p.id]} if roles else {}),
+        )
         for p in items
-    ]
+    ]  # fmt: skip
     return {"projects": projects}
 
 
 @router.post("/projects", status_code=201)
 def create_project(body: ProjectName, request: Request) -> dict[str, Any]:
     """Create a project and make it the active one (as `projects create`); 409 if taken."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         taken = _existing(memory, body.name)
         if taken is not None:
             message = f"a project named '{taken}' already exists"
@@ -56,7 +60,7 @@ def create_project(body: ProjectName, request: Request) -> dict[str, Any]:
 @router.patch("/projects/{project_id}")
 def rename_project(project_id: str, body: ProjectName, request: Request) -> dict[str, Any]:
     """Rename the project (its id stays the same)."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = memory.rename_project(project_of(memory, project_id).id, body.name)
     return project_json(project)
 
@@ -64,7 +68,7 @@ def rename_project(project_id: str, body: ProjectName, request: Request) -> dict
 @router.post("/projects/{project_id}/activate")
 def activate_project(project_id: str, request: Request) -> dict[str, Any]:
     """Make the project the active one, as `projects switch` does."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         project = memory.switch_project(project_of(memory, project_id).id)
     return project_json(project, active=True)
 
@@ -72,7 +76,7 @@ def activate_project(project_id: str, request: Request) -> dict[str, Any]:
 @router.post("/projects/{project_id}/delete-preview")
 def delete_preview(project_id: str, request: Request) -> dict[str, Any]:
     """What deleting the project removes, and the fingerprint DELETE must send back."""
-    with context_of(request).memory() as memory:
+    with memory_of(request) as memory:
         return preview(memory.deletion_report(project_of(memory, project_id).id))
 
 
@@ -83,10 +87,11 @@ def delete_project(project_id: str, request: Request, confirm: str | None = None
         message = "send confirm=<the fingerprint from delete-preview>"
         raise ApiError(400, "bad_request", message)
     context = context_of(request)
-    if context.turns.running_on(project_id) is not None:
-        raise ApiError(409, "project_busy", "a turn is running on this project; cancel it first")
-    with context.memory() as memory:
-        report = memory.deletion_report(project_of(memory, project_id).id)
+    with memory_of(request) as memory:
+        report = memory.deletion_report(project_of(memory, project_id).id)  # 404/403 first
+        if context.turns.running_on(project_id) is not None:
+            message = "a turn is running on this project; cancel it first"
+            raise ApiError(409, "project_busy", message)
         if fingerprint(report) != confirm:
             raise _changed(report)
         try:

@@ -16,7 +16,7 @@ from pydantic_core import to_jsonable_python
 from design_agent.core.errors import DesignAgentError, ExitCode, NotFoundError
 from design_agent.server.api_errors import ApiError
 from design_agent.server.context import ServerContext
-from design_agent.server.deps import context_of
+from design_agent.server.deps import context_of, require_admin
 
 router = APIRouter(prefix="/api/v1", tags=["providers", "settings"])
 
@@ -42,6 +42,7 @@ def doctor(name: str, request: Request, timeout: float = 60.0) -> dict[str, Any]
     """Check one provider: installed, `--version` works, a tiny request is answered."""
     from design_agent.providers.doctor import diagnose
 
+    require_admin(request)
     context = context_of(request)
     spec = _adapter(context, name)
     seconds = max(1.0, min(timeout, MAX_DOCTOR_SECONDS))
@@ -54,6 +55,7 @@ def use_provider(body: UseBody, request: Request) -> dict[str, Any]:
     from design_agent.core.settings import set_setting
     from design_agent.providers.resolve import find_binary
 
+    require_admin(request)
     context = context_of(request)
     note = None
     if body.name != "auto":
@@ -70,6 +72,7 @@ def use_provider(body: UseBody, request: Request) -> dict[str, Any]:
 @router.get("/settings")
 def show_settings(request: Request) -> dict[str, Any]:
     """Every effective setting and where its value came from (as `config show --json`)."""
+    require_admin(request)
     context = context_of(request)
     items = _settings(context).items()
     return {
@@ -87,6 +90,7 @@ def change_settings(body: dict[str, Any], request: Request) -> dict[str, Any]:
     from design_agent.core.settings import set_setting
     from design_agent.providers.resolve import check_provider_name
 
+    require_admin(request)
     context = context_of(request)
     if not body:
         raise ApiError(422, "invalid", 'send {key: value}, e.g. {"language": "es"}')

@@ -12,7 +12,7 @@ from typing import Literal
 
 from fastapi import APIRouter, Request, Response
 
-from design_agent.server.deps import context_of, project_of
+from design_agent.server.deps import context_of, person_of, project_of
 
 router = APIRouter(prefix="/api/v1", tags=["report"])
 
@@ -36,7 +36,7 @@ def report(
     from design_agent.report import gather, parse_turns, report_bytes, report_stem
     from design_agent.report.data import report_language, saved_node
 
-    services = context_of(request).services()
+    services = context_of(request).services(person_of(request))
     try:
         memory = services.memory
         project = project_of(memory, project_id)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from design_agent.memory import Memory
 from design_agent.memory.models import Turn
-from design_agent.server.deps import context_of, jsonable, project_of
+from design_agent.server.deps import context_of, jsonable, person_of, project_of
 
 router = APIRouter(prefix="/api/v1", tags=["conversation"])
 MAX_PATH = 500
@@ -42,7 +42,7 @@ def conversation(
 
     context = context_of(request)
     limit = max(1, min(limit, MAX_PATH))
-    with context.memory() as memory:
+    with context.memory(person_of(request)) as memory:
         project = project_of(memory, project_id)
         node = conversation_node(memory, project.id)
         path = memory.path_to(node, limit) if node is not None else []
@@ -117,9 +117,10 @@ def _act(request: Request, project_id: str, method: str, data: dict[str, Any]) -
     from design_agent.turn.pipeline import Pipeline
     from design_agent.understanding.envelope import ActionEnvelope
 
-    services = context_of(request).services()
+    services = context_of(request).services(person_of(request))
     try:
         project = project_of(services.memory, project_id)
+        services.memory.require(project.id, "editor")  # it moves the conversation for all
         services.memory.switch_project(project.id)
         envelope = ActionEnvelope(module="tree", method=method, input=data)
         events = list(Pipeline(services).act(envelope))

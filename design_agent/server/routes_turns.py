@@ -10,9 +10,9 @@ from pydantic import BaseModel, Field
 
 from design_agent.core.errors import ExitCode
 from design_agent.server.api_errors import ApiError
-from design_agent.server.deps import check_turn_id, context_of, project_of
+from design_agent.server.deps import check_turn_id, context_of, memory_of, person_of, project_of
 from design_agent.server.sse import parse_after, sse_events
-from design_agent.server.turns import ProjectBusy, TurnNotFound, TurnRecord
+from design_agent.server.turns import FollowedTurn, ProjectBusy, TurnNotFound
 
 router = APIRouter(prefix="/api/v1", tags=["turns"])
 
@@ -36,14 +36,15 @@ def start_turn(project_id: str, body: TurnBody, request: Request) -> dict[str, A
     message = body.message.strip()
     if not message:
         raise ApiError(400, "bad_request", "the message is empty")
-    with context.memory() as memory:
+    with memory_of(request) as memory:
         project = project_of(memory, project_id)
+        memory.require(project.id, "editor")  # a viewer reads; talking is an editor's
     if body.provider:
         _check_provider(context.adapters(), body.provider)
     # The page's turns: a report asked for by talking is offered for download.
     turn = TurnRequest(message, project.name, body.provider, body.tier, body.start, downloads=True)
     try:
-        record = context.turns.start(turn, project.id)
+        record = context.turns.start(turn, project.id, person_of(request))
     except ProjectBusy as e:
         message = f"project '{project.name}' is busy with turn {e.running_turn_id}"
         error = ApiError(409, "project_busy", message, ExitCode.USAGE)
@@ -79,17 +80,24 @@ def turn_events(
 @router.post("/turns/{turn_id}/cancel", status_code=202)
 def cancel_turn(turn_id: str, request: Request) -> dict[str, Any]:
     """Cancel this turn only: its provider stops, the partial answer is saved as cancelled."""
-    record = _record(request, turn_id)
+    record = _record(request, turn_id, "editor")
     record.cancel()
     return {"turn_id": record.turn_id, "status": record.status}
 
 
-def _record(request: Request, turn_id: str) -> TurnRecord:
+def _record(request: Request, turn_id: str, needed: str = "viewer") -> FollowedTurn:
+    """The turn, if the person may see its project (and do `needed` there); 404 if not."""
+    message = f"no turn '{turn_id}' (finished turns are kept 30 minutes)"
     try:
-        return context_of(request).turns.get(check_turn_id(turn_id))
+        record = context_of(request).turns.get(check_turn_id(turn_id))
     except TurnNotFound as e:
-        message = f"no turn '{turn_id}' (finished turns are kept 30 minutes)"
         raise ApiError(404, "not_found", message, ExitCode.NOT_FOUND) from e
+    if person_of(request) is not None:
+        with memory_of(request) as memory:
+            if memory.role_in(record.project_id) is None:  # not theirs: as if none
+                raise ApiError(404, "not_found", message, ExitCode.NOT_FOUND)
+            memory.require(record.project_id, needed)
+    return record
 
 
 def _check_provider(adapters: dict[str, Any], name: str) -> None:

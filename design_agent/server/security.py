@@ -9,6 +9,13 @@ A local server that holds private work must refuse (see docs/server-api.md):
   refused, as the MCP specification asks of a server, not only a state-changing one.
 No CORS header is ever sent, and HTML carries a strict CSP, nosniff and
 no-referrer (the token is in the first URL; it must never leak in a Referer).
+
+A team's server (`serve --team`) has no token: each person signs in (team_auth.py), and
+the Guard finds who a request is from (a session cookie, HttpOnly and SameSite=Lax, or
+`Authorization: Bearer` with a personal API token) before any route runs. Its Host may
+also be the team's public address, and every state-changing request needs, besides an
+Origin of its own (when the browser sends one), the header `X-Design-Agent: 1`: a page of
+another site cannot send it without a CORS preflight, which this server never answers.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from typing import Any
 from design_agent.server.context import ServerContext
 
 COOKIE = "design_agent_token"
+SESSION_COOKIE = "design_agent_session"
+CSRF_HEADER = "x-design-agent"
 MCP_PATH = "/mcp"  # mcp/http.py's PATH (not imported: the Guard loads no MCP code)
 API_UNAUTHORIZED = "open the URL `design-agent serve` printed (it has the token)"
 MCP_UNAUTHORIZED = (
@@ -55,10 +64,22 @@ def is_loopback(host: str) -> bool:
 
 
 def allowed_hosts(context: ServerContext) -> set[str]:
-    """The Host headers this server answers: its loopback names, or the --host given."""
+    """The Host headers this server answers: its loopback names, or the --host given (and
+    a team's public address)."""
     names = set(LOOPBACK) | {context.host}
     bracketed = {f"[{n}]" if ":" in n else n for n in names}
-    return {f"{n}:{context.port}".lower() for n in bracketed}
+    hosts = {f"{n}:{context.port}".lower() for n in bracketed}
+    if context.team is not None:
+        hosts |= context.team.hosts
+    return hosts
+
+
+def own_origins(context: ServerContext) -> set[str]:
+    """The Origin headers of this server's own pages."""
+    origins = {f"http://{h}" for h in allowed_hosts(context)}
+    if context.team is not None:
+        origins.add(context.team.origin)
+    return origins
 
 
 def token_matches(context: ServerContext, given: str | None) -> bool:
@@ -73,12 +94,28 @@ def request_token(headers: dict[str, str]) -> str | None:
     return cookie_token(headers.get("cookie", ""))
 
 
-def cookie_token(header: str) -> str | None:
+def cookie_token(header: str, name: str = COOKIE) -> str | None:
     try:
-        morsel = SimpleCookie(header).get(COOKIE)
+        morsel = SimpleCookie(header).get(name)
     except CookieError:
         return None
     return morsel.value if morsel is not None else None
+
+
+def session_cookie(context: ServerContext, token: str, max_age: int) -> str:
+    """Set-Cookie for a team's session: HttpOnly, SameSite=Lax (a link from another site
+    opens the page signed in; no other site's form or script sends it), Path=/, Secure when
+    the team's address is https; `max_age` 0 ends it."""
+    secure = "; Secure" if context.team is not None and context.team.secure else ""
+    return f"{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age}{secure}"
+
+
+def credential(headers: dict[str, str]) -> str | None:
+    """A team request's credential: `Authorization: Bearer T`, else the session cookie."""
+    scheme, _, value = headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return cookie_token(headers.get("cookie", ""), SESSION_COOKIE)
 
 
 def cookie_header(token: str) -> str:
@@ -93,12 +130,18 @@ def refusal(context: ServerContext, method: str, path: str, headers: dict[str, s
     if headers.get("host", "").lower() not in hosts:
         return 403, "forbidden_host", "this server answers only on its own address"
     origin = headers.get("origin")
-    own = {f"http://{h}" for h in hosts}
     mcp = path == MCP_PATH or path.startswith(f"{MCP_PATH}/")
-    checked = mcp or method not in SAFE_METHODS
-    if origin is not None and checked and origin.lower() not in own:
+    changing = method not in SAFE_METHODS
+    if origin is not None and (mcp or changing) and origin.lower() not in own_origins(context):
         return 403, "forbidden_origin", "requests from other pages are not accepted"
-    if (path.startswith("/api/") or mcp) and not token_matches(context, request_token(headers)):
+    if context.team is not None:
+        if mcp:  # its tools act for the home's owner: not for a team's people
+            message = "a team's server does not serve MCP: run `design-agent mcp` in your own home"
+            return 403, "forbidden", message
+        if changing and path.startswith("/api/") and not headers.get(CSRF_HEADER):
+            message = f"a request that changes something needs the header {CSRF_HEADER}: 1"
+            return 403, "forbidden_header", message
+    elif (path.startswith("/api/") or mcp) and not token_matches(context, request_token(headers)):
         return 401, "unauthorized", MCP_UNAUTHORIZED if mcp else API_UNAUTHORIZED
     if _declared_size(headers) > (context.upload_limit_mb + 1) * 1024 * 1024:
         # Refused before the body is read (the route checks what is actually sent).
@@ -127,8 +170,15 @@ class Guard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         refused = refusal(self.context, scope["method"], scope["path"], headers)
+        if refused is None and self.context.team is not None:
+            from design_agent.server.team_auth import authenticate
+
+            refused = await authenticate(self.context, scope, headers)
         if refused is not None:
-            await _refuse(send, *refused)
+            status, code, message = refused
+            # A team's: not signed in, or not allowed, is exit 10 on the command line.
+            team = self.context.team is not None and code in ("unauthorized", "forbidden")
+            await _refuse(send, status, code, message, 10 if team else 2)
             return
         await self.app(scope, receive, _with_headers(send))
 
@@ -148,8 +198,9 @@ def _with_headers(send: Send) -> Send:
     return sending
 
 
-async def _refuse(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": {"code": code, "message": message, "exit_code": 2}}).encode()
+async def _refuse(send: Send, status: int, code: str, message: str, exit_code: int = 2) -> None:
+    error = {"code": code, "message": message, "exit_code": exit_code}
+    body = json.dumps({"error": error}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
     if status == 413:  # the body is never read: end the connection rather than drain it
         headers.append((b"connection", b"close"))

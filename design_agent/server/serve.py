@@ -32,6 +32,10 @@ from design_agent.server.uploads import clean_uploads
 
 if TYPE_CHECKING:
     from design_agent.memory.url import DatabaseUrl
+    from design_agent.server.context import TeamSettings
+
+# Where a team server records its address, for `users add` to make invite links with.
+TEAM_URL_KEY = "team.url"
 
 GRACEFUL_SECONDS = 5
 BACKLOG = 128
@@ -71,9 +75,13 @@ def run_server(
     say_line: Callable[[str], None] = print,
     lines: Callable[[str], list[str]] | None = None,
     database: DatabaseUrl | None = None,
+    team: TeamSettings | None = None,
 ) -> int:
     """Serve until a stop signal; 0 after a clean stop. `lines(url)` gives what to print;
-    `database` is the memory's (None: the home's file)."""
+    `database` is the memory's (None: the home's file); `team` makes it a team's server
+    (run_team_server)."""
+    if team is not None:
+        return run_team_server(home, host, port, say_line, database, team)
     running = live_server(home)
     if running is not None:
         where = url_of(running, token=False)
@@ -100,6 +108,48 @@ def run_server(
     finally:
         context.turns.shutdown()
         remove_server_file(home, os.getpid())
+        sock.close()
+    return 0
+
+
+def run_team_server(
+    home: HomeLayout,
+    host: str,
+    port: int,
+    say_line: Callable[[str], None],
+    database: DatabaseUrl | None,
+    team: TeamSettings,
+) -> int:
+    """A team's server: people sign in (no token, no server.json: several processes may
+    serve one database, each on its own port); its address is recorded in the database for
+    the invite links `users add` prints."""
+    from design_agent.memory import Memory
+    from design_agent.memory.passwords import _hasher
+
+    _hasher()  # argon2-cffi is there (ConfigError saying how to install it otherwise)
+    sock = bind(host, port)
+    context = ServerContext(
+        home=home, token=secrets.token_urlsafe(32), host=host, database=database
+    )
+    context.port = int(sock.getsockname()[1])
+    if not team.public_url:
+        from design_agent.server.context import TeamSettings
+
+        shown = f"[{host}]" if ":" in host else host
+        team = TeamSettings(f"http://{shown}:{context.port}")
+    context.team = team
+    with Memory.open(database or home.database_file) as memory:
+        memory.set_state(TEAM_URL_KEY, team.public_url)
+        people = len(memory.list_people())
+    server = _uvicorn_server(context)
+    startup.ready()
+    try:
+        say_line(f"design-agent team server on {team.public_url} (pid {os.getpid()})")
+        if not people:
+            say_line("Nobody can sign in yet: design-agent users add NAME --admin")
+        server.run(sockets=[sock])
+    finally:
+        context.turns.shutdown()
         sock.close()
     return 0
 

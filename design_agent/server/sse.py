@@ -16,13 +16,13 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from design_agent.server.turns import TurnRecord
+from design_agent.server.turns import FollowedTurn
 
 KEEP_ALIVE_SECONDS = 15.0
 
 
 async def sse_events(
-    record: TurnRecord, after: int = 0, wait: float = KEEP_ALIVE_SECONDS
+    record: FollowedTurn, after: int = 0, wait: float = KEEP_ALIVE_SECONDS
 ) -> AsyncIterator[str]:
     """The SSE messages of `record` after seq `after`, live until the turn ends: no thread
     waits per client; the turn's thread
@@ -59,14 +59,14 @@ async def sse_events(
     yield end_message(record)
 
 
-def message(record: TurnRecord, seq: int, event: Any) -> str:
+def message(record: FollowedTurn, seq: int, event: Any) -> str:
     """One event as an SSE message, after its `: t=<sent ns> a=<appended ns>` comment."""
     stamps = f"t={time.monotonic_ns()} a={record.stamp(seq)}"
     kind = getattr(event, "kind", "event")
     return f": {stamps}\nid: {seq}\nevent: {kind}\ndata: {event.model_dump_json()}\n\n"
 
 
-def end_message(record: TurnRecord) -> str:
+def end_message(record: FollowedTurn) -> str:
     return f"event: end\ndata: {json.dumps(record.end_data())}\n\n"
 
 

@@ -22,11 +22,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from design_agent.core.errors import CancelledError, DesignAgentError, ExitCode
 
 if TYPE_CHECKING:
+    from design_agent.memory.models import Person
     from design_agent.turn.pipeline import Pipeline
     from design_agent.turn.session import Services
     from design_agent.turn.types import TurnRequest
@@ -54,6 +55,34 @@ class TurnNotFound(Exception):
     """No turn with that id (never started here, or finished and forgotten)."""
 
 
+class FollowedTurn(Protocol):
+    """A turn as the routes follow it: this process's (TurnRecord), or, on a database
+    several processes serve, another process's (shared_turns.RemoteTurn)."""
+
+    turn_id: str
+    project_id: str
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def done(self) -> bool: ...
+
+    def after(self, seq: int) -> tuple[list[Any], bool]: ...
+
+    def stamp(self, seq: int) -> int: ...
+
+    def listen(self, listener: Callable[[], None]) -> None: ...
+
+    def unlisten(self, listener: Callable[[], None]) -> None: ...
+
+    def cancel(self) -> None: ...
+
+    def end_data(self) -> dict[str, Any]: ...
+
+    def summary(self) -> dict[str, Any]: ...
+
+
 def new_turn_id() -> str:
     return "".join(secrets.choice(TURN_ID_CHARS) for _ in range(TURN_ID_LENGTH))
 
@@ -61,10 +90,13 @@ def new_turn_id() -> str:
 class TurnRecord:
     """One server turn: what was asked, its events so far, how it ended."""
 
-    def __init__(self, turn_id: str, project_id: str, message: str) -> None:
+    def __init__(
+        self, turn_id: str, project_id: str, message: str, person: Person | None = None
+    ) -> None:
         self.turn_id = turn_id
         self.project_id = project_id
         self.message = message
+        self.person = person  # who started it (a team's server), else None
         self.status = "running"
         self.started = datetime.now(UTC)
         self.finished: datetime | None = None
@@ -169,11 +201,14 @@ class TurnRecord:
         return {"status": self.status, "exit_code": self.exit_code, "error": self.error}
 
     def summary(self) -> dict[str, Any]:
-        """The turn as GET /api/v1/turns/{id} shows it."""
+        """The turn as GET /api/v1/turns/{id} shows it (on a team's server, with who
+        started it)."""
+        who = {"person": self.person.name} if self.person is not None else {}
         return {
             "turn_id": self.turn_id,
             "project_id": self.project_id,
             "message": self.message,
+            **who,
             "status": self.status,
             "started": self.started.isoformat(),
             "finished": self.finished.isoformat() if self.finished else None,
@@ -186,20 +221,28 @@ class TurnRecord:
 class TurnManager:
     """Starts turns on worker threads, finds them by id, cancels them."""
 
-    def __init__(self, services_factory: Callable[[], Services]) -> None:
+    def __init__(self, services_factory: Callable[[Person | None], Services]) -> None:
         self._services_factory = services_factory
         self._turns: dict[str, TurnRecord] = {}
         self._running: dict[str, str] = {}  # project id -> its running turn's id
         self._lock = threading.Lock()
 
-    def start(self, request: TurnRequest, project_id: str) -> TurnRecord:
-        """Run `request` on project `project_id` in a new thread; ProjectBusy if one runs."""
+    def start(
+        self, request: TurnRequest, project_id: str, person: Person | None = None
+    ) -> TurnRecord:
+        """Run `request` on project `project_id` (as `person`, on a team's server) in a new
+        thread; ProjectBusy if one runs."""
+        return self._launch(request, project_id, person, new_turn_id())
+
+    def _launch(
+        self, request: TurnRequest, project_id: str, person: Person | None, turn_id: str
+    ) -> TurnRecord:
         with self._lock:
             running = self._running.get(project_id)
             if running is not None:
                 raise ProjectBusy(project_id, running)
             self._forget_old()
-            record = TurnRecord(new_turn_id(), project_id, request.message)
+            record = TurnRecord(turn_id, project_id, request.message, person)
             self._turns[record.turn_id] = record
             self._running[project_id] = record.turn_id
         name = f"turn-{record.turn_id}"
@@ -209,14 +252,19 @@ class TurnManager:
         record.thread.start()
         return record
 
-    def get(self, turn_id: str) -> TurnRecord:
+    def get(self, turn_id: str) -> FollowedTurn:
+        """The turn with this id (TurnNotFound when there is none, or it was forgotten)."""
+        return self.local(turn_id)
+
+    def local(self, turn_id: str) -> TurnRecord:
+        """The turn with this id that this process runs or ran."""
         with self._lock:
             record = self._turns.get(turn_id)
         if record is None:
             raise TurnNotFound(turn_id)
         return record
 
-    def cancel(self, turn_id: str) -> TurnRecord:
+    def cancel(self, turn_id: str) -> FollowedTurn:
         record = self.get(turn_id)
         record.cancel()
         return record
@@ -225,7 +273,7 @@ class TurnManager:
         with self._lock:
             return [self._turns[t] for t in self._running.values()]
 
-    def running_on(self, project_id: str) -> TurnRecord | None:
+    def running_on(self, project_id: str) -> FollowedTurn | None:
         """The turn running on the project, if any."""
         with self._lock:
             turn_id = self._running.get(project_id)
@@ -247,7 +295,7 @@ class TurnManager:
         services: Services | None = None
         outcome: tuple[str, int, str | None] = ("failed", int(ExitCode.UNEXPECTED), None)
         try:
-            services = self._services_factory()
+            services = self._services_factory(record.person)
             pipeline = Pipeline(services)
             record.attach(pipeline)
             for event in pipeline.run(request):

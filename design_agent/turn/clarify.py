@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from design_agent.providers.spec import AdapterSpec
     from design_agent.turn.session import Services
     from design_agent.understanding.model_choice import ModelChoice
+    from design_agent.understanding.model_follow_up import FollowUpVerdict
 
 MAX_CLARIFYING = 2
 # Seconds the fast model may take to choose the method before the deterministic choice.
@@ -44,6 +45,7 @@ STARTERS = ("journey_mapping", "usability_test_plan", "personas", "prioritizatio
 # What choosing yields while it runs (the announced waits on a model), then returns.
 Choosing = Generator[Working | WorkDone, None, Chosen]
 ModelChoosing = Generator[Working | WorkDone, None, Chosen | None]
+FollowingUp = Generator[Working | WorkDone, None, "tuple[Task, str] | None"]
 
 
 class TaskChooser:
@@ -78,11 +80,12 @@ class TaskChooser:
         spec: AdapterSpec | None,
     ) -> Choosing:
         best = result.best
-        follow_up = self._follow_up(message, result, turn)
+        follow_up = yield from self._follow_up(message, result, turn, spec)
         if follow_up is not None:
+            task, reason = follow_up
             score = best.score if best else 0.0
-            matched = self._matched(follow_up, score, result.band, timer, "follow-up")
-            return Chosen(follow_up, matched, message)
+            matched = self._matched(task, score, result.band, timer, reason)
+            return Chosen(task, matched, message)
         if best is not None and best.band == "HIGH" and not result.ambiguous:
             return self._proceed(message, best, result, turn, timer)
         by_model = yield from self._model_choice(message, result, turn, timer, spec)
@@ -103,9 +106,13 @@ class TaskChooser:
         )
         return Chosen(task, event, message)
 
-    def _follow_up(self, message: str, result: MatchResult, turn: TurnState) -> Task | None:
-        """The last answer's method, when the message goes on from it rather than asking for
-        something new (understanding/follow_up.py weighs the two)."""
+    def _follow_up(
+        self, message: str, result: MatchResult, turn: TurnState, spec: AdapterSpec | None
+    ) -> FollowingUp:
+        """The last answer's method (and why), when the message goes on from it rather than
+        asking for something new: understanding/follow_up.py weighs the two, and a close
+        call goes to the fast model when a real CLI is active (its reading, else the
+        weighed one)."""
         last = turn.conversation.last
         if last is None or last.task_id not in self.catalogue.tasks:
             return None
@@ -113,7 +120,31 @@ class TaskChooser:
             return None
         task = self.catalogue.task(last.task_id)
         weighed = goes_on(message, task, result, turn.language)
-        return task if weighed.reading == "follow_up" else None
+        reading, reason = weighed.reading, "follow-up"
+        if not weighed.settled and spec is not None and not spec.is_offline:
+            verdict = yield from side_call(
+                "weighing_follow_up",
+                turn.language,
+                lambda: self._ask_follow_up(message, task, last.request, spec, turn),
+                spec.display_name,
+                MODEL_CHOICE_TIMEOUT,
+            )
+            if verdict is not None:
+                reading = verdict.reading
+                reason = say("follow_up_by_model", turn.language, provider=spec.display_name)
+        return (task, reason) if reading == "follow_up" else None
+
+    def _ask_follow_up(
+        self, message: str, task: Task, last_request: str, spec: AdapterSpec, turn: TurnState
+    ) -> FollowUpVerdict | None:
+        """The fast model's reading of a close call (blocking, at most the timeout)."""
+        from design_agent.understanding.model_follow_up import read_with_model
+
+        settings, environ = turn.prefs.settings, self.services.environ
+        return read_with_model(
+            message, task, last_request, spec, settings, environ, turn.language,
+            MODEL_CHOICE_TIMEOUT,
+        )  # fmt: skip
 
     def _model_choice(
         self,

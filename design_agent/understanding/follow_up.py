@@ -15,7 +15,7 @@ and the stronger one wins.
   of the answer.
 
 Its words are in lexicon/<language>/follow_ups.yaml. When neither reading clearly wins,
-the caller may ask the fast model (clarify.py); `decided` says whether it must.
+the caller may ask the fast model (clarify.py); `settled` says whether it need not.
 """
 
 from __future__ import annotations
@@ -44,6 +44,13 @@ BAND_WEIGHT = {"HIGH": 3.0, "MEDIUM": 1.6, "LOW": 0.4}
 CLEAR_MARGIN = 1.0
 # Against a method the message half-names (MEDIUM), going on must win by this much.
 MEDIUM_MARGIN = 0.5
+# Something put into the answer ("add a survey question at the end of each task") weighs as
+# an edit of it.
+INSERTED_WEIGHT = 2.0
+# An edit verb further into the message than this is read only after a linking word.
+VERB_REACH = 3
+# How far after an adding verb the piece it adds may come ("add a short warm-up block").
+PIECE_REACH = 4
 
 
 @dataclass(frozen=True)
@@ -66,8 +73,12 @@ class Weighed:
         return "follow_up" if self.follow_up > self.new_request else "new_request"
 
     @property
-    def decided(self) -> bool:
-        """Whether one reading wins clearly (else a model may settle it)."""
+    def settled(self) -> bool:
+        """Whether the evidence settles it (else a model may): one reading wins clearly, or
+        another method scores HIGH or MEDIUM and nothing edits the answer (then it is new
+        whatever the weights say)."""
+        if self.strong_other and not self.edits_answer:
+            return True
         return abs(self.follow_up - self.new_request) >= CLEAR_MARGIN
 
 
@@ -113,8 +124,15 @@ def weigh(
     # ("add an executive summary at the top"); one half-named (MEDIUM) unless the answer
     # is edited ("add a survey question to each task").
     strong = other_band in ("HIGH", "MEDIUM")
+    inserted = _inserted(body, cues, _deliverable_words(last.id, tuple(_parts(last))))
+    if inserted:
+        follow += INSERTED_WEIGHT
+        reasons.append("puts something into the answer")
     clearly = follow >= new + MEDIUM_MARGIN
-    edits = _inserted(body, cues) or (other_band == "MEDIUM" and clearly)
+    # "turn it into personas": the answer made into another method's deliverable.
+    converts = strong and _converts(body, cues)
+    said_of_answer = _said_of_answer(body, cues, answer)
+    edits = inserted or (not converts and (said_of_answer or (other_band == "MEDIUM" and clearly)))
     return Weighed(round(follow, 2), round(new, 2), tuple(reasons), strong, edits)
 
 
@@ -170,12 +188,41 @@ def _continues(said: list[str], body: list[str], cues: _Cues) -> bool:
     return _phrase_at(said, 0, cues.continuations) or _phrase_at(body, 0, cues.continuations)
 
 
-def _inserted(words: list[str], cues: _Cues) -> bool:
-    """Something put into the answer: an adding verb first, and where it goes in the answer
-    ("add X at the top", "for each task", "añade X al final", "a cada riesgo")."""
-    if not words or words[0] not in cues.adding_verbs:
+def _said_of_answer(body: list[str], cues: _Cues, answer: frozenset[str]) -> bool:
+    """An edit whose object is the answer itself and that makes nothing else of it:
+    "tradúcela al español", "make it shorter", or a message that opens with how to change it
+    ("más corto todavía, 5 viñetas"); "turn it into personas" makes another deliverable."""
+    if _converts(body, cues):
         return False
-    return any(_phrase_at(words, i, cues.places) for i in range(1, len(words)))
+    if body and body[0] in cues.clitic_edits:
+        return True
+    opening = next((size for size in (3, 2) if " ".join(body[:size]) in cues.adjustments), 0)
+    return bool(opening) or _edit_of_answer(body, cues, answer)
+
+
+def _converts(body: list[str], cues: _Cues) -> bool:
+    return any(_phrase_at(body, i, cues.conversions) for i in range(len(body)))
+
+
+def _inserted(words: list[str], cues: _Cues, parts: frozenset[str] = frozenset()) -> bool:
+    """Something put into the answer: an adding verb first (after "can you", "please"), and
+    where it goes in the answer ("add X at the top", "for each task", "añade X al final", "a
+    cada riesgo") or a piece of a deliverable as what is added ("include a brainstorming
+    block", "add a fake door version", "mete una pregunta de NPS"), or a part of the last
+    deliverable (`parts`: "añade los tokens del modo oscuro" after a handoff spec)."""
+    start = 0
+    while start < len(words) and _phrase_at(words, start, cues.polite):
+        start += next(
+            size
+            for size in range(MAX_PHRASE, 0, -1)
+            if " ".join(words[start : start + size]) in cues.polite
+        )
+    if start >= len(words) or words[start] not in cues.adding_verbs:
+        return False
+    pieces = words[start + 1 : start + 1 + PIECE_REACH]
+    if set(pieces) & (cues.pieces | parts):
+        return True
+    return any(_phrase_at(words, i, cues.places) for i in range(start + 1, len(words)))
 
 
 def _asks_about_it(message: str, said: list[str], cues: _Cues) -> bool:
@@ -191,7 +238,7 @@ def _edit_of_answer(words: list[str], cues: _Cues, answer: frozenset[str]) -> bo
     heads another deliverable's name ("haz el mapa de viaje de la primera", after personas)
     makes that deliverable: it edits nothing."""
     for index, word in enumerate(words):
-        if word not in cues.edit_verbs:
+        if word not in cues.edit_verbs or not _verb_at(words, index, cues):
             continue
         if word in cues.clitic_edits:
             return True  # "hazlo", "ponlo", "acortalo": the answer is in the verb
@@ -202,6 +249,15 @@ def _edit_of_answer(words: list[str], cues: _Cues, answer: frozenset[str]) -> bo
             if found == "answer" or _phrase_at(words, i, cues.adjustments):
                 return True
     return False
+
+
+def _verb_at(words: list[str], index: int, cues: _Cues) -> bool:
+    """Whether an edit verb at `index` is said as one: near the start ("make it shorter",
+    "can you make it shorter") or after "and", "then", "to"; after "a" or "the" it is a noun,
+    and deep in a request ("we need a card sort to validate this") it is another's."""
+    if index and words[index - 1] in cues.determiners:
+        return False  # "a card sort", "un resumen"
+    return index <= VERB_REACH or words[index - 1] in cues.verb_links
 
 
 def _reference_at(
@@ -262,6 +318,11 @@ class _Cues:
     places: frozenset[str]
     complaints: frozenset[str]
     compound_links: frozenset[str]
+    polite: frozenset[str]
+    pieces: frozenset[str]
+    conversions: frozenset[str]
+    determiners: frozenset[str]
+    verb_links: frozenset[str]
 
 
 @cache
@@ -283,4 +344,9 @@ def _cues(words: Lexicon) -> _Cues:
         words.union("places"),
         words.union("complaints"),
         words.union("compound_links"),
+        words.union("polite_openings"),
+        words.union("answer_pieces"),
+        words.union("conversions"),
+        words.union("determiners"),
+        words.union("verb_links"),
     )

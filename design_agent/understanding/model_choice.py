@@ -99,7 +99,7 @@ def choose_with_model(
         tier_reason="choosing the design method",
         language="es" if language == "es" else "en",
     )
-    text = _run_text(spec, request, settings, environ, timeout)
+    text = run_text(spec, request, settings, environ, timeout)
     if text is None:
         return None
     return parse_choice(text, [c.task_id for c in candidates])
@@ -141,13 +141,11 @@ def _one_line(text: str) -> str:
 def parse_choice(text: str, offered: Sequence[str]) -> ModelChoice | None:
     """The choice in a model's reply, or None when it is not one valid JSON object
     naming an offered id (or null). A ```json fence around the object is fine."""
-    fenced = _FENCE.match(text)
-    body = fenced.group(1) if fenced else text.strip()
-    found = _OBJECT.search(body)
-    if found is None:
+    body = json_object(text)
+    if body is None:
         return None
     try:
-        reply = _Reply.model_validate(json.loads(found.group(0)))
+        reply = _Reply.model_validate(json.loads(body))
     except (json.JSONDecodeError, ValidationError):
         return None
     task = reply.task
@@ -158,7 +156,15 @@ def parse_choice(text: str, offered: Sequence[str]) -> ModelChoice | None:
     return ModelChoice(task_id=task, reason=" ".join(reply.reason.split())[:REASON_CHARS])
 
 
-def _run_text(
+def json_object(text: str) -> str | None:
+    """The first {...} of a model's reply, inside a ```json fence or not; None if none."""
+    fenced = _FENCE.match(text)
+    body = fenced.group(1) if fenced else text.strip()
+    found = _OBJECT.search(body)
+    return found.group(0) if found else None
+
+
+def run_text(
     spec: AdapterSpec,
     request: ProviderRequest,
     settings: Settings,

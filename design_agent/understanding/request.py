@@ -75,6 +75,7 @@ class Reading:
     clause_breaks: frozenset[str]
     comma_detail_markers: frozenset[str]
     object_markers: frozenset[str]
+    object_by_last: Mapping[str, list[Phrase]]
     checking_verbs: frozenset[str]
     checked_determiners: frozenset[str]
     purpose_by_first: Mapping[str, list[Phrase]]
@@ -131,6 +132,7 @@ def _parts(words: Lexicon) -> dict[str, Any]:
         "clause_breaks": union("clause_breaks"),
         "comma_detail_markers": union("comma_detail_markers"),
         "object_markers": union("object_markers"),
+        "object_by_last": _by(phrases("object_phrases"), -1),
         "checking_verbs": union("checking_verbs"),
         "checked_determiners": union("checked_determiners"),
         "purpose_by_first": _by(phrases("purpose_phrases"), 0),
@@ -310,12 +312,21 @@ class _RoleReader:
         if token in known.material_markers or any(tuple(done[-len(p) :]) == p for p in ending):
             if token not in known.range_starts or not _range_follows(words, position, known):
                 self.span, self.span_left = "material", MATERIAL_MAX_WORDS
-        elif token in known.object_markers and self.span is None and self.part == "head":
+        elif self.span is None and self.part == "head" and _opens_object(done, known):
             self.span, self.span_left = "object", OBJECT_MAX_WORDS
         elif token in known.checking_verbs and self.span is None and self.part == "head":
             following = words[position + 1] if position + 1 < len(words) else ""
             if following in known.checked_determiners:
                 self.span, self.span_left = "checked", OBJECT_MAX_WORDS
+
+
+def _opens_object(done: list[str], known: Reading) -> bool:
+    """Whether the words so far end with an object marker ("for", "about") or phrase ("a user
+    flow of how someone answers the survey": what follows is what the flow shows)."""
+    last = done[-1]
+    if last in known.object_markers:
+        return True
+    return any(tuple(done[-len(p) :]) == p for p in known.object_by_last.get(last, ()))
 
 
 def _purpose_clause(words: list[str], position: int, known: Reading) -> bool:

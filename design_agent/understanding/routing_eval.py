@@ -105,6 +105,19 @@ def _route(matcher: Matcher, text: str, is_meta: MetaCheck | None) -> tuple[list
 def meta_check(providers: tuple[str, ...] = ("claude", "gemini", "codex", "offline")) -> MetaCheck:
     """The pipeline's meta-request detection, for a user with these providers and no
     projects yet (so no project name can turn a design request into an action)."""
+    action_of = meta_action(providers)
+    return lambda text: action_of(text) is not None
+
+
+def meta_action(
+    providers: tuple[str, ...] = ("claude", "gemini", "codex", "offline"),
+) -> Callable[[str], str | None]:
+    """The name of the meta-request a message is ("conversation.rerender"), or None: the
+    same detection as meta_check."""
     from design_agent.understanding.intents import detect_action
 
-    return lambda text: detect_action(text, providers, ()) is not None
+    def action_of(text: str) -> str | None:
+        found = detect_action(text, providers, ())
+        return found.name if found is not None else None
+
+    return action_of

@@ -265,7 +265,9 @@ def test_a_20_mb_answer_keeps_memory_bounded_and_stores_2_mb(home, tmp_path):
     answer = json.loads(result.stdout)
     assert answer["status"] == "complete" and answer["text"].endswith("[answer cut at 2 MB]")
     maxrss_mb = int(result.stderr.split("maxrss")[-1]) / 1024
-    assert maxrss_mb < 160, f"design-agent used {maxrss_mb:.0f} MB for a 20 MB answer"
+    # About 100 MB alone; 135-175 MB while the parallel suite loads the machine (the reader
+    # thread's allocations are freed later); an unbounded answer took over 1 GB.
+    assert maxrss_mb < 200, f"design-agent used {maxrss_mb:.0f} MB for a 20 MB answer"
     turns = json.loads(invoke(home, "history", "--json", "-n", "2").stdout)  # read in-process
     stored = (turns["turns"] if isinstance(turns, dict) else turns)[-1]
     assert len(stored["message"].encode("utf-8")) <= ANSWER_LIMIT_BYTES + 100

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,23 @@ class Server:
     base: str
     home: Path
     process: subprocess.Popen[str]
+
+
+@contextmanager
+def serving(
+    root: Path, cache: Path, extra: dict[str, str] | None = None, cwd: Path | None = None
+) -> Iterator[Server]:
+    """A server (start_server) for the block, stopped after it: SIGTERM, then SIGKILL."""
+    running = start_server(root, cache, extra, cwd)
+    try:
+        yield running
+    finally:
+        running.process.terminate()
+        try:
+            running.process.wait(10)
+        except subprocess.TimeoutExpired:
+            running.process.kill()
+            running.process.wait(5)
 
 
 def start_server(
@@ -102,16 +120,8 @@ def first_url(process: subprocess.Popen[str], within: float) -> str:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iterator[Server]:
-    running = start_server(tmp_path_factory.mktemp("web"), shared_cache)
-    try:
+    with serving(tmp_path_factory.mktemp("web"), shared_cache) as running:
         yield running
-    finally:
-        running.process.terminate()
-        try:
-            running.process.wait(10)
-        except subprocess.TimeoutExpired:
-            running.process.kill()
-            running.process.wait(5)
 
 
 def open_page(chromium: Any, server: Server, width: int = 1366, height: int = 900) -> Any:

@@ -26,7 +26,7 @@ from browser import screenshot_dir
 from fixtures.fakes import claude_run
 
 from web.a11y import VIEWPORTS, Console, check_axe, new_page
-from web.test_browser import STEP, Server, start_server
+from web.test_browser import STEP, Server, serving
 
 TABLE = [
     "## Journey stages\n\n",
@@ -53,16 +53,8 @@ ANSWER = [*TABLE, *CODE, *STEPS, *TAIL]
 def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("web-record")
     extra = {"FAKE_RECORDING": str(claude_run(root / "answer.json", *ANSWER)), "FAKE_DELAY": "0.02"}
-    running = start_server(root, shared_cache, extra, cwd=root / "server-cwd")
-    try:
+    with serving(root, shared_cache, extra, cwd=root / "server-cwd") as running:
         yield running
-    finally:
-        running.process.terminate()
-        try:
-            running.process.wait(10)
-        except subprocess.TimeoutExpired:
-            running.process.kill()
-            running.process.wait(5)
 
 
 def open_page(chromium: Any, server: Server, viewport: str, **options: Any) -> tuple[Any, Console]:

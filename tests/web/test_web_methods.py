@@ -8,14 +8,13 @@ in the page's language, and opens a method's guide from its name.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from web.test_browser import Server, open_page, start_server
+from web.test_browser import Server, open_page, serving
 
 TASKS = """\
 tasks:
@@ -40,16 +39,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iter
     (home / "knowledge" / "guides").mkdir(parents=True)
     (home / "config" / "tasks.yaml").write_text(TASKS, encoding="utf-8")
     (home / "knowledge" / "guides" / "pricing_page_review.md").write_text(GUIDE, encoding="utf-8")
-    running = start_server(root, shared_cache)
-    try:
+    with serving(root, shared_cache) as running:
         yield running
-    finally:
-        running.process.terminate()
-        try:
-            running.process.wait(10)
-        except subprocess.TimeoutExpired:
-            running.process.kill()
-            running.process.wait(5)
 
 
 def test_the_methods_tab_marks_the_teams_and_says_what_was_left_out(

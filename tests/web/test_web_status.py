@@ -11,7 +11,6 @@ as cancelled.
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 from fixtures.fakes import alive, claude_run, pids_in
 
-from web.test_browser import Server, ask, create_project, open_page, start_server
+from web.test_browser import Server, ask, create_project, open_page, serving
 
 VAGUE = "tengo una idea y no sé por dónde empezar"  # LOW: the model is asked to choose
 ANSWER = "Let us run an ideation session."
@@ -42,16 +41,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iter
         "FAKE_PIDS": str(root / "pids"),
         "FAKE_DELAY": "0",
     }
-    running = start_server(root, shared_cache, extra)
-    try:
+    with serving(root, shared_cache, extra) as running:
         yield running
-    finally:
-        running.process.terminate()
-        try:
-            running.process.wait(10)
-        except subprocess.TimeoutExpired:
-            running.process.kill()
-            running.process.wait(5)
 
 
 def runs_started(counter: Path, count: int) -> None:

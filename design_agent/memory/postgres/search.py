@@ -112,6 +112,7 @@ def ranked(
     weights: str,
     cap: int,
     limit: int,
+    among: list[str] | None = None,
 ) -> list[tuple[int, str | None, float]]:
     """(id, project_id, score) of the best of the `cap` newest rows of `table` matching any
     word of `query`, in one project or (None) in all; best first. A word's match counts by
@@ -128,14 +129,17 @@ def ranked(
         shared = " + ".join(f"(search @@ {query.term(n)})::int" for n in range(len(rarity)))
         score = f"({score}) * ({shared})"
     scope = "project_id = :project AND " if project_id is not None else ""
+    if project_id is None and among is not None:  # a person's projects only
+        scope = "project_id = ANY(:among) AND "
     found = rows(
         db,
         f"""SELECT id, project_id AS owner, {score} AS score
         FROM (SELECT id, project_id, search FROM {table} WHERE {scope}search @@ {query.sql()}
               ORDER BY id DESC LIMIT :cap) recent
         ORDER BY score DESC, id DESC LIMIT :limit""",
-        {**query.params(), "project": project_id, "cap": cap, "limit": limit},
-    )
+        {**query.params(), "project": project_id, "cap": cap, "limit": limit,
+         "among": list(among or [])},
+    )  # fmt: skip
     return [(int(r["id"]), r["owner"], float(r["score"])) for r in found]
 
 
@@ -180,14 +184,21 @@ def _frequencies(db: Connection, table: str) -> tuple[dict[str, list[tuple[str, 
     return listed, floor
 
 
-def search(db: Connection, query: str, project_id: str | None, limit: int = 20) -> SearchResults:
-    """Turns, files and decisions matching `query` in one project or (None) in all of them,
-    grouped by project: SQLite's search.search, on PostgreSQL."""
+def search(
+    db: Connection,
+    query: str,
+    project_id: str | None,
+    limit: int = 20,
+    among: list[str] | None = None,
+) -> SearchResults:
+    """Turns, files and decisions matching `query` in one project or (None) in all of them
+    (those of `among`, when given), grouped by project: SQLite's search.search, on
+    PostgreSQL."""
     terms = query_terms(query)
     results = SearchResults(query=query, terms=terms, all_projects=project_id is None)
-    if not terms:
+    if not terms or (among is not None and not among and project_id is None):
         return results
-    scope = shared.projects_in(db, project_id)
+    scope = shared.projects_in(db, project_id, among)
     cap = shared.SCOPED_CAP if project_id else min(MAX_CROSS_CAP, shared.CROSS_CAP * len(scope))
     question = Query.of(terms, inflection_stem)
     found: list[tuple[str, shared.Ranked]] = []
@@ -201,7 +212,7 @@ def search(db: Connection, query: str, project_id: str | None, limit: int = 20) 
         for kind, table, weights in tables:
             hits = ranked(
                 db, table, question, project_id=project_id, weights=weights, cap=cap,
-                limit=limit,
+                limit=limit, among=among,
             )  # fmt: skip
             found += [(str(pid), shared.Ranked(kind, i, s)) for i, pid, s in hits if pid in scope]
         best = sorted(found, key=lambda pair: (-pair[1].score, -pair[1].id))[:limit]

@@ -28,6 +28,7 @@
   var state = {
     projects: [], projectId: null, language: "en", turn: null, providers: [], provider: null,
     follow: true, talk: null, rows: [], pending: null, drawn: 0, ended: 0, sending: 0,
+    team: false, person: null,
   };
 
   function $(id) {
@@ -50,8 +51,12 @@
 
   /* ---- the API ------------------------------------------------------------------------ */
 
+  /* Every request says it is this page's (a team's server refuses a state-changing request
+   * without it: another site cannot send the header without a CORS preflight). */
   function api(method, path, body) {
-    var options = { method: method, credentials: "same-origin", headers: {} };
+    var options = {
+      method: method, credentials: "same-origin", headers: { "X-Design-Agent": "1" },
+    };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -212,6 +217,7 @@
     state.projectId = id;
     renderProjects();
     api("POST", projectPath(id, "/activate")).catch(fail);
+    if (!$("panel-members").hidden) loadMembers();
     return Promise.all([loadConversation(), loadDecisions(), loadFiles(), refreshTree()])
       .then(reattach);
   }
@@ -350,6 +356,7 @@
 
   function showRequest(row, index) {
     var bubble = addUser(row.message || "");
+    if (state.team && row.author) bubble.prepend(make("div", "author", row.author));
     bubble.setAttribute("data-turn", row.id);
     bubble.setAttribute("data-number", row.number);
     var parent = index > 0 ? state.rows[index - 1] : null;
@@ -1229,7 +1236,9 @@
         item.appendChild(make("strong", "decision-text", d.decision));
         if (d.rationale) item.appendChild(make("p", "rationale", d.rationale));
         var when = d.created || d.timestamp;
-        if (when) item.appendChild(make("small", "when", String(when).slice(0, 10)));
+        var said = when ? String(when).slice(0, 10) : "";
+        if (d.author) said += (said ? " · " : "") + t("by_person", { name: d.author });
+        if (said) item.appendChild(make("small", "when", said));
         list.appendChild(item);
       });
       if (!list.children.length) list.appendChild(make("li", "hint", t("no_decisions")));
@@ -1547,6 +1556,7 @@
       if (!evidence) form.append("type", "brief");
       var request = new XMLHttpRequest();
       request.open("POST", projectPath(state.projectId, evidence ? "/evidence" : "/files"));
+      request.setRequestHeader("X-Design-Agent", "1");
       request.upload.onprogress = function (event) {
         if (event.lengthComputable) $("upload-progress").value = (100 * event.loaded) / event.total;
       };
@@ -1628,7 +1638,7 @@
 
   /* ---- layout: drawers at narrow widths, the side panel's tabs ------------------------ */
 
-  var PANELS = ["decisions", "tree", "files", "guide", "search", "methods"];
+  var PANELS = ["decisions", "tree", "files", "guide", "search", "methods", "members"];
 
   function showSide(panel) {
     PANELS.forEach(function (name) {
@@ -1640,6 +1650,64 @@
     if (panel === "tree") loadTree();
     if (panel === "files") loadFiles();
     if (panel === "methods") loadMethods().catch(fail);
+    if (panel === "members") loadMembers();
+  }
+
+  /* ---- a team: who you are, the project's members ------------------------------------- */
+
+  function showPerson(status) {
+    state.team = !!status.team;
+    state.person = status.person || null;
+    if (!state.team || !state.person) return;
+    $("person").textContent = state.person.name;
+    $("person").hidden = false;
+    $("sign-out").hidden = false;
+    $("tab-members").hidden = false;
+  }
+
+  function myRole() {
+    if (state.person && state.person.is_admin) return "admin";
+    var project = currentProject();
+    return (project && project.role) || null;
+  }
+
+  function loadMembers() {
+    var id = state.projectId;
+    if (!state.team || id === null) return Promise.resolve();
+    var owner = myRole() === "owner" || myRole() === "admin";
+    $("share").hidden = !owner;
+    return api("GET", projectPath(id, "/members")).then(function (data) {
+      if (String(id) !== String(state.projectId)) return;
+      var list = $("member-list");
+      list.replaceChildren();
+      (data.members || []).forEach(function (m) {
+        var item = make("li", "member");
+        item.appendChild(make("strong", "member-name", m.name));
+        item.appendChild(make("span", "member-role", t("role_" + m.role)));
+        if (owner && (!state.person || m.name !== state.person.name)) {
+          item.appendChild(button(t("remove_member"), "link", function () {
+            api("DELETE", projectPath(id, "/members/" + encodeURIComponent(m.name)))
+              .then(loadMembers).catch(fail);
+          }));
+        }
+        list.appendChild(item);
+      });
+      if (!list.children.length) list.appendChild(make("li", "hint", t("no_members")));
+    }).catch(fail);
+  }
+
+  function shareProject(name, role) {
+    var path = projectPath(state.projectId, "/members/" + encodeURIComponent(name));
+    return api("PUT", path, { role: role }).then(function (member) {
+      toast(t("shared", { name: member.name, role: t("role_" + member.role) }));
+      return loadMembers();
+    });
+  }
+
+  function signOut() {
+    api("DELETE", "/api/v1/session").then(function () {
+      window.location.replace("/");
+    }).catch(fail);
   }
 
   function closeSideOnPhone() {
@@ -1711,6 +1779,13 @@
   }
 
   function wirePanels() {
+    $("share").addEventListener("submit", function (event) {
+      event.preventDefault();
+      shareProject($("share-name").value.trim(), $("share-role").value).then(function () {
+        $("share-name").value = "";
+      }).catch(fail);
+    });
+    $("sign-out").addEventListener("click", signOut);
     $("new-project").addEventListener("submit", function (event) {
       event.preventDefault();
       var input = $("new-project-name");
@@ -1748,6 +1823,7 @@
     wireDrop();
     wireScroll();
     api("GET", "/api/v1/status").then(function (status) {
+      showPerson(status);
       setLanguage(uiLanguage(status.language));
       if (status.active_project) state.projectId = status.active_project.id;
       return Promise.all([loadProjects(), loadProviders(), warnLeftOut()]);
