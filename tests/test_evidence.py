@@ -215,3 +215,24 @@ def test_in_a_team_a_viewer_reads_the_evidence_and_only_editors_add_it(memory_ta
         memory.act_as(stranger)
         with pytest.raises(NotFoundError):
             memory.evidence.sessions(project)
+
+
+def test_a_project_older_than_evidence_gets_its_index_and_deleting_it_leaves_nothing(tmp_path):
+    from design_agent.memory.search_index import evidence_index
+
+    with Memory.open(tmp_path / "home.db") as memory:
+        project = memory.create_project("Old one")
+        db = memory.db
+        key = db.execute("SELECT search_key FROM projects WHERE id = ?", [project.id]).fetchone()[0]
+        table = evidence_index(key)
+        for event in ("insert", "delete", "update"):  # as a project made before version 10
+            db.execute(f"DROP TRIGGER {table}_{event}")
+        db.execute(f"DROP TABLE {table}")
+        assert memory.evidence.search(project.id, "receptionist") == []
+        add_evidence(memory, project.id, [DATA / "transcripts" / "01_zoom_en.vtt"])
+        assert memory.evidence.search(project.id, "receptionist", 5)
+        memory.delete_project(memory.deletion_report(project.id))
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        assert table not in names
+        for name in ("evidence_sessions", "evidence_speakers", "evidence_segments"):
+            assert db.execute(f"SELECT count(*) FROM {name}").fetchone()[0] == 0

@@ -56,6 +56,10 @@ def add(db: Connection, project_id: str, parsed: Parsed, sha256: str, now: str) 
         )
         if found is not None:
             return AddedEvidence(session=_session(db, found), duplicate=True)
+        if not is_postgres(db):
+            from design_agent.memory.search_index import ensure_evidence_index
+
+            ensure_evidence_index(db, project_id)
         session_id, code = _new_session(db, project_id, parsed, sha256, now)
         speakers = _speakers(db, project_id, session_id, parsed)
         _segments(db, project_id, session_id, code, parsed, speakers)

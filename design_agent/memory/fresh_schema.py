@@ -57,8 +57,4 @@ STATEMENTS: tuple[str, ...] = (
     'CREATE TABLE evidence_responses (\n        id INTEGER PRIMARY KEY,\n        session_id INTEGER NOT NULL REFERENCES evidence_sessions(id) ON DELETE CASCADE,\n        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,\n        respondent TEXT NOT NULL,\n        answers TEXT NOT NULL CHECK (json_valid(answers))\n    )',
     'CREATE INDEX evidence_responses_session ON evidence_responses(session_id, id)',
     'CREATE TABLE evidence_counters (\n        project_id TEXT PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,\n        next_session INTEGER NOT NULL\n    )',
-    "CREATE VIRTUAL TABLE evidence_segments_fts USING fts5(scope, text, content='', tokenize='unicode61 remove_diacritics 2')",
-    "CREATE TRIGGER evidence_segments_fts_insert AFTER INSERT ON evidence_segments BEGIN INSERT INTO evidence_segments_fts(rowid, scope, text) VALUES (new.id, 'p' || hex(new.project_id), new.text); END",
-    "CREATE TRIGGER evidence_segments_fts_delete AFTER DELETE ON evidence_segments BEGIN INSERT INTO evidence_segments_fts(evidence_segments_fts, rowid, scope, text) VALUES ('delete', old.id, 'p' || hex(old.project_id), old.text); END",
-    "CREATE TRIGGER evidence_segments_fts_update AFTER UPDATE OF text ON evidence_segments BEGIN INSERT INTO evidence_segments_fts(evidence_segments_fts, rowid, scope, text) VALUES ('delete', old.id, 'p' || hex(old.project_id), old.text); INSERT INTO evidence_segments_fts(rowid, scope, text) VALUES (new.id, 'p' || hex(new.project_id), new.text); END",
 )

@@ -330,8 +330,9 @@ AUDIT_GUARDS = ("audit_log_no_update", "audit_log_no_delete")
 # project: evidence_counters); a speaker is a participant (P3, or R12 for a survey's
 # respondent, C4 for a review's author) or a moderator (M1), one code per name across the
 # project's sessions; a segment is one speaker turn with its stable id (S03.T047), its time
-# and its text, searched by FTS5 like the files (a per-project scope token); a survey's rows
-# are kept as JSON answers keyed by question (the questions are the session's).
+# and its text, searched by FTS5 in the project's own evidence_fts_<search_key> (made with
+# the project, search_index.py, or at a project's first evidence); a survey's rows are kept
+# as JSON answers keyed by question (the questions are the session's).
 EVIDENCE_TABLES: tuple[str, ...] = (
     """CREATE TABLE evidence_sessions (
         id INTEGER PRIMARY KEY,
@@ -386,10 +387,7 @@ EVIDENCE_TABLES: tuple[str, ...] = (
         next_session INTEGER NOT NULL
     )""",
 )
-V10: tuple[str, ...] = (
-    *EVIDENCE_TABLES,
-    *_fts_sync("evidence_segments", "evidence_segments_fts", ["text"], scope=True),
-)
+V10: tuple[str, ...] = EVIDENCE_TABLES
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: V1,

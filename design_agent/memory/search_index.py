@@ -38,18 +38,61 @@ def index_statements(project_id: str, search_key: int) -> tuple[str, ...]:
     )
 
 
+def evidence_index(search_key: int) -> str:
+    """The name of the FTS5 table over one project's evidence segments."""
+    return f"evidence_fts_{int(search_key)}"
+
+
+def evidence_statements(project_id: str, search_key: int) -> tuple[str, ...]:
+    """DDL of one project's evidence index and its triggers (as the turns', for the same
+    reason: a million segments in one index would make every scoped search pay for all)."""
+    fts = evidence_index(search_key)
+    pid = sql_literal(project_id)
+    insert = f"INSERT INTO {fts}(rowid, text) VALUES (new.id, new.text);"
+    delete = f"INSERT INTO {fts}({fts}, rowid, text) VALUES ('delete', old.id, old.text);"
+    return (
+        f"CREATE VIRTUAL TABLE {fts} USING fts5(text, {FTS_OPTIONS})",
+        f"CREATE TRIGGER {fts}_insert AFTER INSERT ON evidence_segments "
+        f"WHEN new.project_id = {pid} BEGIN {insert} END",
+        f"CREATE TRIGGER {fts}_delete AFTER DELETE ON evidence_segments "
+        f"WHEN old.project_id = {pid} BEGIN {delete} END",
+        f"CREATE TRIGGER {fts}_update AFTER UPDATE OF text ON evidence_segments "
+        f"WHEN new.project_id = {pid} BEGIN {delete} {insert} END",
+    )
+
+
 def create_index(db: Connection, project_id: str, search_key: int) -> None:
-    """Create a project's turn index (call inside the transaction that creates it)."""
-    for statement in index_statements(project_id, search_key):
+    """Create a project's turn and evidence indexes (inside the transaction that creates
+    the project)."""
+    for statement in (
+        *index_statements(project_id, search_key),
+        *evidence_statements(project_id, search_key),
+    ):
         db.execute(statement)
 
 
+def ensure_evidence_index(db: Connection, project_id: str) -> str:
+    """A project's evidence index, made now for a project older than evidence (schema
+    version 10); its name."""
+    key = int(scalar(db, "SELECT search_key FROM projects WHERE id = ?", [project_id]))
+    fts = evidence_index(key)
+    if scalar(db, "SELECT count(*) FROM sqlite_master WHERE name = ?", [fts]) == 0:
+        for statement in evidence_statements(project_id, key):
+            db.execute(statement)
+        db.execute(
+            f"INSERT INTO {fts}(rowid, text) SELECT id, text FROM evidence_segments "
+            "WHERE project_id = ?",
+            [project_id],
+        )
+    return fts
+
+
 def drop_index(db: Connection, search_key: int) -> None:
-    """Drop a project's triggers and index, so deleting its turns costs no index work."""
-    fts = turns_index(search_key)
-    for event in ("insert", "delete", "update"):
-        db.execute(f"DROP TRIGGER IF EXISTS {fts}_{event}")
-    db.execute(f"DROP TABLE IF EXISTS {fts}")
+    """Drop a project's triggers and indexes, so deleting its rows costs no index work."""
+    for fts in (turns_index(search_key), evidence_index(search_key)):
+        for event in ("insert", "delete", "update"):
+            db.execute(f"DROP TRIGGER IF EXISTS {fts}_{event}")
+        db.execute(f"DROP TABLE IF EXISTS {fts}")
 
 
 def next_search_key(db: Connection) -> int:
@@ -90,12 +133,7 @@ def optimize_all(db: Connection) -> None:
             db.execute(f"INSERT INTO {name}({name}) VALUES ('optimize')")
 
 
-SHARED_INDEXES = (
-    "project_files_fts",
-    "project_decisions_fts",
-    "process_memory_fts",
-    "evidence_segments_fts",
-)
+SHARED_INDEXES = ("project_files_fts", "project_decisions_fts", "process_memory_fts")
 
 
 def purge_shared(db: Connection) -> None:
