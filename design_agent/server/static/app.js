@@ -378,6 +378,7 @@
       showExchange(view, row);
     } else {
       renderText(view);
+      showEvidence(view, (row.validation || {}).evidence);
       view.footer.replaceChildren(storedFooter(row));
       view.footer.appendChild(answerTools(view, isLast));
       if (row.status === "cancelled" || row.status === "failed") {
@@ -768,6 +769,7 @@
     clearTimeout(view.timer);
     renderText(view);
     view.status.textContent = [data.task_name, data.agent_role].filter(Boolean).join(" · ");
+    showEvidence(view, data.evidence);
     if (data.task) {
       view.footer.replaceChildren(liveFooter(data, view.matched));
       view.footer.appendChild(answerTools(view, true));
@@ -1084,6 +1086,44 @@
     var skipped = validation.items.length - assessed.length;
     if (skipped) parts.push(["skipped", tn("footer_not_assessed", skipped)]);
     return parts;
+  }
+
+  /* A research answer's quotes as checked against the sources (issue 29): each verified
+   * quote in the source's own words with who and when, what was re-pointed or removed, the
+   * counts computed per theme, and the coverage. */
+  function showEvidence(view, report) {
+    if (!report || !report.quotes || !report.quotes.length) return;
+    var box = make("section", "evidence-check");
+    box.setAttribute("aria-label", t("evidence_check"));
+    box.appendChild(make("h3", null, t("evidence_check")));
+    var list = make("ul");
+    report.quotes.forEach(function (quote) {
+      list.appendChild(make("li", "quote-" + quote.status, evidenceLine(quote)));
+    });
+    box.appendChild(list);
+    var themes = make("ul", "evidence-themes");
+    (report.themes || []).forEach(function (theme) {
+      var text = theme.interpretation
+        ? t("evidence_interpretation", { theme: theme.theme })
+        : t("evidence_theme", { theme: theme.theme, count: theme.count, total: theme.total,
+          people: theme.participants.join(", ") });
+      themes.appendChild(make("li", null, text));
+    });
+    if (themes.childNodes.length) box.appendChild(themes);
+    if (report.coverage) {
+      box.appendChild(make("p", "evidence-coverage", t("evidence_coverage", {
+        cited: report.coverage.cited.join(", ") || "-",
+        missing: report.coverage.not_cited.join(", ") || "-",
+      })));
+    }
+    view.notes.appendChild(box);
+  }
+
+  function evidenceLine(quote) {
+    var who = [quote.participant, quote.when].filter(Boolean).join(", ");
+    var values = { text: quote.text, quote: quote.quote, who: who, segment: quote.segment,
+      cited: quote.cited || "-", reason: quote.reason };
+    return t(quote.status === "check" ? "evidence_check_line" : "evidence_" + quote.status, values);
   }
 
   function footerLine(parts) {

@@ -121,6 +121,33 @@
     upload_failed: ["Could not upload {name}.", "No se pudo subir {name}."],
     uploaded: ["Added {name} to the project.", "Se añadió {name} al proyecto."],
     upload_duplicate: ["{name} was already in the project.", "{name} ya estaba en el proyecto."],
+    evidence_check: ["Evidence check", "Comprobación de la evidencia"],
+    evidence_verified: ["“{text}” ({who}) {segment}", "“{text}” ({who}) {segment}"],
+    evidence_check_line: [
+      "to check: “{text}” ({who}) {segment}: close but not the same words",
+      "por revisar: “{text}” ({who}) {segment}: parecido, pero no son las mismas palabras",
+    ],
+    evidence_misattributed: [
+      "re-pointed: “{text}” was cited as {cited}; said in {segment} ({who})",
+      "reasignada: “{text}” se citó como {cited}; se dijo en {segment} ({who})",
+    ],
+    evidence_unsupported: [
+      "removed: “{quote}” ({cited}): not found in any session",
+      "eliminada: “{quote}” ({cited}): no aparece en ninguna sesión",
+    ],
+    evidence_not_evidence: ["not counted: “{quote}”: {reason}", "no cuenta: “{quote}”: {reason}"],
+    evidence_theme: [
+      "{theme}: {count} of {total} participants ({people})",
+      "{theme}: {count} de {total} participantes ({people})",
+    ],
+    evidence_interpretation: [
+      "{theme}: no verified quote; the model's interpretation",
+      "{theme}: ninguna cita verificada; interpretación del modelo",
+    ],
+    evidence_coverage: [
+      "Coverage: cited {cited}; not cited {missing}",
+      "Cobertura: citadas {cited}; sin citar {missing}",
+    ],
     evidence_uploaded: [
       "Added {name} as evidence session {code} ({segments} segments).",
       "Se añadió {name} como sesión de evidencia {code} ({segments} fragmentos).",
