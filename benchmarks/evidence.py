@@ -260,12 +260,12 @@ def _big_survey(path: Path, rows: int) -> None:
             )
 
 
-def retrieval(folder: Path, total: int) -> dict[str, float]:
+def retrieval(folder: Path, total: int, target: str | None = None) -> dict[str, float]:
     """p50/p95 of a project-scoped top-50 search with snippets at `total` segments (50
-    projects), over 200 queries of the banks' words."""
+    projects), over 200 queries of the banks' words; on SQLite, or the PostgreSQL `target`."""
     from design_agent.memory import Memory
 
-    path = folder / "retrieval.db"
+    path = target or folder / "retrieval.db"
     words = _vocabulary()
     rng = random.Random(11)
     with Memory.open(path) as memory:
@@ -344,6 +344,13 @@ def _fill(memory: Any, projects: list[str], words: list[str], total: int, rng: A
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--segments", type=int, default=1_000_000)
+    parser.add_argument(
+        "--postgres",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also measure retrieval on a throwaway PostgreSQL at N segments",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from design_agent.memory import Memory
@@ -370,6 +377,22 @@ def main() -> None:
             print(f"ingestion     {name:32s} {value:.2f}")
         for name, value in retrieval(folder, args.segments).items():
             print(f"retrieval     {name:32s} {value:.1f}")
+        if args.postgres:
+            postgres_retrieval(folder, args.postgres)
+
+
+def postgres_retrieval(folder: Path, total: int) -> None:
+    """The same retrieval on a throwaway PostgreSQL cluster (benchmarks/team.py's)."""
+    sys.path[:0] = [str(ROOT / "tests")]
+    from benchmarks.team import Server
+
+    server = Server(None)
+    try:
+        url = server.database("evidence_bench")
+        for name, value in retrieval(folder, total, url).items():
+            print(f"retrieval pg  {name:32s} {value:.1f}")
+    finally:
+        server.stop()
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ def plan(
     sessions = store.sessions(project_id)
     if not sessions:
         return None
-    facts = _facts(store, sessions)
+    facts = survey_facts(store, sessions)
     names = store.names(project_id) if anonymous else {}
     talk = [s for s in sessions if s.segments]
     segments = {s.code: store.segments(s.id) for s in talk}
@@ -114,7 +114,7 @@ def _retrieved(
     return {code: sorted(found, key=lambda s: s.seq) for code, found in kept.items()}
 
 
-def _facts(store: EvidenceStore, sessions: Sequence[EvidenceSession]) -> list[str]:
+def survey_facts(store: EvidenceStore, sessions: Sequence[EvidenceSession]) -> list[str]:
     """Each survey's statistics, computed here, as a `<facts>` block."""
     out = []
     for session in sessions:

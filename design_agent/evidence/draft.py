@@ -10,11 +10,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from design_agent.core.evidence import EvidenceSegment
+from design_agent.core.evidence import EvidenceSegment, EvidenceSession
 from design_agent.core.lexicon import LexiconWords
 from design_agent.core.messages import say
 from design_agent.core.text import fold, words
-from design_agent.evidence.block import _facts
+from design_agent.evidence.block import survey_facts
 from design_agent.memory.evidence_store import EvidenceStore
 from design_agent.memory.text import inflection_stem
 
@@ -49,7 +49,7 @@ def draft_blocks(store: EvidenceStore, project_id: str, message: str, language: 
     kwic = keyword_in_context(pool, topic)
     if kwic:
         blocks += [say("draft_kwic", language), "\n".join(f"- {k}" for k in kwic)]
-    facts = _facts(store, sessions)
+    facts = survey_facts(store, sessions)
     if facts:
         blocks += [say("draft_facts", language), *(_plain(f) for f in facts)]
     return [b.strip() for b in blocks]
@@ -66,7 +66,9 @@ def request_topic(message: str) -> str:
     return " ".join(tokens[marks[-1] + 1 :]) if marks and marks[-1] < len(tokens) - 1 else message
 
 
-def _pool(store: EvidenceStore, project_id: str, message: str, sessions: list) -> list:  # type: ignore[type-arg]
+def _pool(
+    store: EvidenceStore, project_id: str, message: str, sessions: list[EvidenceSession]
+) -> list[EvidenceSegment]:
     """The participants' segments that speak of the request (all of them when it names
     nothing the evidence has)."""
     found = [h.segment for h in store.search(project_id, message, 120)]
@@ -85,7 +87,9 @@ def _terms(text: str) -> set[str]:
     }
 
 
-def groups(pool: list[EvidenceSegment], asked: set[str] = frozenset()) -> list[Group]:  # type: ignore[assignment]
+def groups(
+    pool: list[EvidenceSegment], asked: frozenset[str] | set[str] = frozenset()
+) -> list[Group]:
     """Greedy: the word most segments share forms a group of those segments, its
     distinctive words those it has more often than the pool; then the next, on the rest.
     The request's own words (`asked`) group nothing: every segment found has them."""

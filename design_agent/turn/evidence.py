@@ -15,7 +15,6 @@ from design_agent.core.checklist import CheckItem, Validation
 from design_agent.core.events import EvidenceChecked, WorkDone, Working
 from design_agent.core.evidence import EvidenceReport, QuoteCheck
 from design_agent.core.messages import say
-from design_agent.evidence.verify import coverage_line
 from design_agent.knowledge.prompt import ANSWER_RESERVE
 from design_agent.knowledge.prompt_frame import frame
 from design_agent.providers.request import ProviderRequest
@@ -24,6 +23,7 @@ from design_agent.providers.text_call import run_text
 
 if TYPE_CHECKING:
     from design_agent.core.models import Task
+    from design_agent.evidence.block import EvidencePlan
     from design_agent.memory.facade import Memory
     from design_agent.providers.spec import AdapterSpec
     from design_agent.turn.types import Preferences
@@ -100,16 +100,15 @@ def evidence_now(
 
 
 def _highlights(
-    found: object,
+    found: EvidencePlan,
     message: str,
     spec: AdapterSpec,
     prefs: Preferences,
     environ: Mapping[str, str] | None,
 ) -> dict[str, str]:
     """Stage one: each session's passages that matter for the request, by the provider."""
-    from design_agent.evidence.block import EvidencePlan, session_text
+    from design_agent.evidence.block import session_text
 
-    assert isinstance(found, EvidencePlan)
     out: dict[str, str] = {}
     rule = frame(prefs.language)["highlights"]
     for session in found.sessions:
@@ -190,6 +189,8 @@ def report_lines(report: EvidenceReport, language: str) -> list[str]:
                 )
             )
     if report.coverage is not None:
+        from design_agent.evidence.verify import coverage_line
+
         lines.append(coverage_line(report, language))
     return lines
 
