@@ -236,3 +236,23 @@ def test_a_project_older_than_evidence_gets_its_index_and_deleting_it_leaves_not
         assert table not in names
         for name in ("evidence_sessions", "evidence_speakers", "evidence_segments"):
             assert db.execute(f"SELECT count(*) FROM {name}").fetchone()[0] == 0
+
+
+def test_the_evidence_block_sends_whole_sessions_retrieved_segments_or_two_stages(tmp_path):
+    from design_agent.evidence.block import plan
+
+    with Memory.open(tmp_path / "home.db") as memory:
+        project = memory.create_project("Booking").id
+        add_evidence(memory, project, [DATA / "transcripts", DATA / "surveys" / "qualtrics_en.csv"])
+        whole = plan(memory.evidence, project, "make an affinity map", 200_000)
+        assert whole is not None and whole.mode == "whole"
+        text = whole.render()
+        assert "S01.T002 P1 0:11: Sure, I'm Sam Ortiz" in text and '<facts session="S13"' in text
+        asked = plan(memory.evidence, project, "what did participants say about reminders?", 3000)
+        assert asked is not None and asked.mode == "retrieved"
+        kept = [s for found in asked.segments.values() for s in found]
+        assert kept and sum("remind" in s.text.lower() for s in kept) >= len(kept) // 2
+        staged = plan(memory.evidence, project, "make an affinity map", 3000)
+        assert staged is not None and staged.mode == "two_stage"
+        hidden = plan(memory.evidence, project, "make an affinity map", 200_000, anonymous=True)
+        assert hidden is not None and "Sam Ortiz" not in hidden.render()

@@ -9,7 +9,7 @@ from design_agent.memory.postgres.search import TURN_WEIGHTS, Query, planned
 from design_agent.memory.postgres.search import ranked as ranked_rows
 from design_agent.memory.text import inflection_stem, query_terms
 
-CAP = 2000
+CAP = 500  # the newest matches ranked, as a scoped search of the turns (search.SCOPED_CAP)
 
 
 def ranked(db: Connection, project_id: str, query: str, limit: int) -> list[tuple[int, float]]:
