@@ -110,6 +110,23 @@ def _upload(team: Team, role: str) -> Call:
     return Call(f"/api/v1/projects/{PROJECT}/files", raw=raw, headers=content_type)
 
 
+def _evidence(team: Team, role: str) -> Call:
+    """A Zoom transcript of the role's own (a duplicate by content is refused)."""
+    vtt = (
+        "WEBVTT\r\n\r\n00:00:01.000 --> 00:00:04.000\r\n"
+        f"Ana: As a {role} I book my physio by phone because the app confuses me every time.\r\n"
+        "\r\n00:00:05.000 --> 00:00:08.000\r\nLeo: Tell me more about what confuses you.\r\n"
+    )
+    raw = (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="moderator"\r\n\r\nLeo\r\n'
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
+        f'filename="{role}.vtt"\r\nContent-Type: text/vtt\r\n\r\n{vtt}\r\n'
+        f"--{BOUNDARY}--\r\n"
+    ).encode()
+    content_type = {"Content-Type": f"multipart/form-data; boundary={BOUNDARY}"}
+    return Call(f"/api/v1/projects/{PROJECT}/evidence", raw=raw, headers=content_type)
+
+
 def _own_token(team: Team, role: str) -> Call:
     """`logout` ends the token it is sent with: a fresh one, so the caller's stays."""
     if role == "anonymous":
@@ -225,6 +242,10 @@ def probes(finished_turn: str) -> list[Probe]:
         ),
         Probe("GET", "/api/v1/projects/{project_id}/files", "viewer", fixed(f"{project}/files")),
         Probe("POST", "/api/v1/projects/{project_id}/files", "editor", _upload),
+        Probe(
+            "GET", "/api/v1/projects/{project_id}/evidence", "viewer", fixed(f"{project}/evidence")
+        ),
+        Probe("POST", "/api/v1/projects/{project_id}/evidence", "editor", _evidence),
         Probe(
             "GET", "/api/v1/projects/{project_id}/members", "viewer", fixed(f"{project}/members")
         ),
