@@ -111,12 +111,14 @@ def _upload(team: Team, role: str) -> Call:
 
 
 def _evidence(team: Team, role: str) -> Call:
-    """A one-turn interview transcript (its words differ per caller: no duplicate)."""
+    """A Zoom transcript of the role's own (a duplicate by content is refused)."""
     vtt = (
-        "WEBVTT\n\n1\n00:00:01.000 --> 00:00:04.000\n"
-        f"Pat Lee: {role} said the booking form asked for the wrong date of birth.\n"
+        "WEBVTT\r\n\r\n00:00:01.000 --> 00:00:04.000\r\n"
+        f"Ana: As a {role} I book my physio by phone because the app confuses me every time.\r\n"
+        "\r\n00:00:05.000 --> 00:00:08.000\r\nLeo: Tell me more about what confuses you.\r\n"
     )
     raw = (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="moderator"\r\n\r\nLeo\r\n'
         f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
         f'filename="{role}.vtt"\r\nContent-Type: text/vtt\r\n\r\n{vtt}\r\n'
         f"--{BOUNDARY}--\r\n"

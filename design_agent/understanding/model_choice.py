@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from design_agent.core.errors import ProviderError
-from design_agent.providers.events import Done, RunEvent, TextDelta
 from design_agent.providers.login import provider_ready
 from design_agent.providers.request import ProviderRequest
-from design_agent.providers.runner import start
+from design_agent.providers.text_call import run_text
 
 if TYPE_CHECKING:
     from design_agent.core.settings import Settings
@@ -162,48 +159,3 @@ def json_object(text: str) -> str | None:
     body = fenced.group(1) if fenced else text.strip()
     found = _OBJECT.search(body)
     return found.group(0) if found else None
-
-
-def run_text(
-    spec: AdapterSpec,
-    request: ProviderRequest,
-    settings: Settings,
-    environ: Mapping[str, str] | None,
-    timeout: float,
-) -> str | None:
-    """The whole text of a successful run, or None (failure, cancel or timeout)."""
-    try:
-        run = start(spec, request, settings, environ)
-    except (ProviderError, OSError):
-        return None
-    # cancel() is safe from another thread: it stops the CLI and ends the iteration.
-    timer = threading.Timer(timeout, run.cancel)
-    timer.daemon = True
-    events = iter(run)
-    timer.start()
-    try:
-        return _collect(events)
-    except (ProviderError, OSError):
-        return None
-    finally:
-        timer.cancel()
-        _close(events)
-
-
-def _collect(events: Iterator[RunEvent]) -> str | None:
-    texts: list[str] = []
-    for event in events:
-        if isinstance(event, TextDelta):
-            texts.append(event.text)
-        elif isinstance(event, Done):
-            if event.status != "ok":
-                return None
-            return event.text or "".join(texts)
-    return None
-
-
-def _close(events: Iterator[RunEvent]) -> None:
-    """Stop an unfinished run: closing its iterator kills the CLI's process group."""
-    close = getattr(events, "close", None)
-    if callable(close):
-        close()

@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from design_agent.providers.login import provider_ready
 from design_agent.providers.request import ProviderRequest
-from design_agent.understanding.model_choice import REASON_CHARS, json_object, run_text
+from design_agent.providers.text_call import run_text
+from design_agent.understanding.model_choice import REASON_CHARS, json_object
 
 if TYPE_CHECKING:
     from design_agent.core.models import Task
