@@ -6,6 +6,8 @@ Each answer is what the matching `--json` command prints, under one key.
 from __future__ import annotations
 
 import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,7 +27,7 @@ from design_agent.server.deps import (
     person_of,
     project_of,
 )
-from design_agent.server.uploads import receive, upload_folder
+from design_agent.server.uploads import Upload, receive, upload_folder
 
 router = APIRouter(prefix="/api/v1", tags=["memory"])
 
@@ -195,33 +197,14 @@ def list_files(project_id: str, request: Request) -> dict[str, Any]:
 async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
     """Add an uploaded brief (text, markdown or PDF) to the project: multipart fields
     `file` and `type` (default brief); 413 as soon as the file passes the limit."""
-    context = context_of(request)
-    check_project_id(project_id)
-    person = person_of(request)
-    if person is not None:  # a viewer's upload is refused before its bytes are read
-        from starlette.concurrency import run_in_threadpool
+    from starlette.concurrency import run_in_threadpool
 
-        await run_in_threadpool(_may_write, context, person, project_id)
-    limit = context.upload_limit_mb * 1024 * 1024
-    folder = upload_folder(context.home)
-    try:
-        try:
-            content_type = request.headers.get("content-type", "")
-            upload = await receive(request.stream(), content_type, folder, limit)
-        except ClientDisconnect as e:  # nobody is left to read an answer
-            raise ApiError(400, "bad_request", "the upload was cut off") from e
+    async with _received_upload(project_id, request) as (context, person, upload):
         file_type = upload.fields.get("type", "brief")
         if file_type not in FILE_TYPES:
             raise ApiError(422, "invalid", f"type must be one of: {', '.join(FILE_TYPES)}")
-        if upload.path is None:
-            raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
-        from starlette.concurrency import run_in_threadpool
-
-        return await run_in_threadpool(
-            _add_file, context, person, project_id, upload.path, file_type
-        )
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        path = _uploaded_path(upload)
+        return await run_in_threadpool(_add_file, context, person, project_id, path, file_type)
 
 
 @router.post("/projects/{project_id}/evidence", status_code=201)
@@ -231,10 +214,25 @@ async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
     (text=COLUMN,...); 400 with one line when it cannot be read, nothing stored."""
     from starlette.concurrency import run_in_threadpool
 
+    async with _received_upload(project_id, request) as (context, person, upload):
+        path = _uploaded_path(upload)
+        given = (upload.fields.get("moderator"), upload.fields.get("map"))
+        return await run_in_threadpool(_add_evidence, context, person, project_id, path, given)
+
+
+@asynccontextmanager
+async def _received_upload(
+    project_id: str, request: Request
+) -> AsyncIterator[tuple[Any, Any, Any]]:
+    """The request's multipart upload, received into a temporary folder removed afterwards:
+    a viewer is refused before its bytes are read, and 413 comes as soon as the file
+    passes the limit."""
+    from starlette.concurrency import run_in_threadpool
+
     context = context_of(request)
     check_project_id(project_id)
     person = person_of(request)
-    if person is not None:  # a viewer's upload is refused before its bytes are read
+    if person is not None:
         await run_in_threadpool(_may_write, context, person, project_id)
     limit = context.upload_limit_mb * 1024 * 1024
     folder = upload_folder(context.home)
@@ -242,16 +240,17 @@ async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
         try:
             content_type = request.headers.get("content-type", "")
             upload = await receive(request.stream(), content_type, folder, limit)
-        except ClientDisconnect as e:
+        except ClientDisconnect as e:  # nobody is left to read an answer
             raise ApiError(400, "bad_request", "the upload was cut off") from e
-        if upload.path is None:
-            raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
-        given = (upload.fields.get("moderator"), upload.fields.get("map"))
-        return await run_in_threadpool(
-            _add_evidence, context, person, project_id, upload.path, given
-        )
+        yield context, person, upload
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _uploaded_path(upload: Upload) -> Path:
+    if upload.path is None:
+        raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
+    return upload.path
 
 
 @router.get("/projects/{project_id}/evidence")
