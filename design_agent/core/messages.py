@@ -592,6 +592,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Eso no elige ninguno. Responde con un número o describe lo que necesitas:",
     ),
     "chosen_by_model": ("chosen by {provider}", "elegido por {provider}"),
+    "evidence_question": (
+        "a question about the project's evidence ({sessions} sessions)",
+        "una pregunta sobre la evidencia del proyecto ({sessions} sesiones)",
+    ),
     # -- a side call to a model the turn waits on (providers/side_call.py) -------------------
     "work_choosing_method": ("choosing the method…", "eligiendo el método…"),
     "work_reading_reply": ("reading your reply…", "leyendo tu respuesta…"),
