@@ -278,6 +278,8 @@ def test_the_evidence_block_sends_whole_sessions_retrieved_segments_or_two_stage
         assert asked is not None and asked.mode == "retrieved"
         kept = [s for found in asked.segments.values() for s in found]
         assert kept and sum("remind" in s.text.lower() for s in kept) >= len(kept) // 2
+        spanish = plan(memory.evidence, project, "qué comentaron los usuarios de las citas", 3000)
+        assert spanish is not None and spanish.mode == "retrieved"  # a question, no keyword
         staged = plan(memory.evidence, project, "make an affinity map", 3000)
         assert staged is not None and staged.mode == "two_stage"
         hidden = plan(memory.evidence, project, "make an affinity map", 200_000, anonymous=True)
