@@ -34,12 +34,12 @@ from design_agent.memory.recovery import Unsaved, not_saved, reserve
 from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.turn.budget import budget_gate
 from design_agent.turn.clarify import TaskChooser
-from design_agent.turn.evidence import check_evidence, evidence_event, evidence_for
+from design_agent.turn.evidence import evidence_event, evidence_for
 from design_agent.turn.fallback import FallbackChain
 from design_agent.turn.questions import reasked
 from design_agent.turn.recording import save_answer, save_exchange, save_request
 from design_agent.turn.request_builder import BuiltRequest, RequestInputs, build_request
-from design_agent.turn.review import review
+from design_agent.turn.review import reviewed
 from design_agent.turn.types import RECENT_TURNS, Chosen, Preferences, Timer, TurnState
 from design_agent.understanding.conversation import ConversationState, LastAnswer
 
@@ -275,12 +275,10 @@ class Answering:
     ) -> Iterator[Any]:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         task = chosen.task
-        validation = review(
-            stream.text, task, turn.language, turn.context, request.loaded, request.offline
-        )
-        validation, report = check_evidence(
-            self.memory, turn.project.id, task, stream.text, validation
-        )
+        validation, report = reviewed(
+            self.memory, turn.project.id, stream.text, task, turn.language, turn.context,
+            request.loaded, request.offline,
+        )  # fmt: skip
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )

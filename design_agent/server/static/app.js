@@ -972,7 +972,9 @@
       body.querySelectorAll("pre, .table-wrap").forEach(function (node) {
         node.tabIndex = 0;
       });
-      side.append(heading, body, make("div", "footer", (done.footers || [])[i] || ""));
+      var check = make("div", "footer compare-evidence", (done.checks || [])[i] || "");
+      check.style.whiteSpace = "pre-line"; /* the evidence check, one line each */
+      side.append(heading, body, check, make("div", "footer", (done.footers || [])[i] || ""));
       side.appendChild(keepForm(i + 1));
       sides.appendChild(side);
     });
