@@ -28,6 +28,10 @@ def vtt(*turns: tuple[str, str]) -> str:
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
+    return research_folder(tmp_path)
+
+
+def research_folder(tmp_path: Path) -> Path:
     """Two interviews where nobody is labelled a moderator and nobody mostly asks (Ana runs
     both), one transcript without labels, and a reviews export with its own columns."""
     made = tmp_path / "x"

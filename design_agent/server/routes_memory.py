@@ -210,13 +210,20 @@ async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
 @router.post("/projects/{project_id}/evidence", status_code=201)
 async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
     """Add an uploaded research file (a transcript, notes, a survey export, a reviews CSV)
-    as an evidence session: multipart fields `file`, optional `moderator` and `map`
-    (text=COLUMN,...); 400 with one line when it cannot be read, nothing stored."""
+    as an evidence session: multipart fields `file`, optional `moderator`, `map`
+    (text=COLUMN,...) and `notes` (yes: a transcript without speaker labels is one
+    participant's notes); 400 with one line when it cannot be read, nothing stored; 409
+    `needs_answer` with the `question` (ask, source, options) when one thing said makes it
+    readable, as a conversation asks it (the page asks, then sends the file again)."""
     from starlette.concurrency import run_in_threadpool
 
     async with _received_upload(project_id, request) as (context, person, upload):
         path = _uploaded_path(upload)
-        given = (upload.fields.get("moderator"), upload.fields.get("map"))
+        given = _EvidenceFields(
+            moderator=upload.fields.get("moderator"),
+            mapping=upload.fields.get("map"),
+            notes=upload.fields.get("notes", "").strip().lower() in ("yes", "true", "1"),
+        )
         return await run_in_threadpool(_add_evidence, context, person, project_id, path, given)
 
 
@@ -261,15 +268,31 @@ def list_evidence(project_id: str, request: Request) -> dict[str, Any]:
     return {"sessions": jsonable(found)}
 
 
+class _EvidenceFields(BaseModel):
+    """What the page said of an uploaded research file (its questions answered)."""
+
+    moderator: str | None = None
+    mapping: str | None = None
+    notes: bool = False
+
+
 def _add_evidence(
-    context: Any, person: Any, project_id: str, path: Path, given: tuple[str | None, str | None]
+    context: Any, person: Any, project_id: str, path: Path, given: _EvidenceFields
 ) -> dict[str, Any]:
+    from design_agent.core.errors import EvidenceNeedsAnswer
+    from design_agent.core.evidence import EvidenceAnswers
     from design_agent.evidence.ingest import add_evidence
 
-    moderator, mapping = given
-    with context.memory(person) as memory:
-        project = project_of(memory, project_id)
-        added = add_evidence(memory, project.id, [path], [moderator] if moderator else [], mapping)
+    moderators = [given.moderator] if given.moderator else []
+    answers = EvidenceAnswers(notes=[path.name] if given.notes else [])
+    try:
+        with context.memory(person) as memory:
+            project = project_of(memory, project_id)
+            added = add_evidence(memory, project.id, [path], moderators, given.mapping, answers)
+    except EvidenceNeedsAnswer as e:
+        question = {"ask": e.ask, "source": e.source, "options": e.options}
+        message = " ".join(str(e).split())
+        raise ApiError(409, "needs_answer", message, extra={"question": question}) from e
     data = jsonable(added[0])
     assert isinstance(data, dict)
     return data
