@@ -26,8 +26,8 @@ DATA = Path(__file__).parent / "data"
 TRANSCRIPTS = DATA / "evidence" / "transcripts"
 
 
-def cases() -> list[dict[str, Any]]:
-    text = (DATA / "evidence_questions.yaml").read_text(encoding="utf-8")
+def cases(name: str = "evidence_questions.yaml") -> list[dict[str, Any]]:
+    text = (DATA / name).read_text(encoding="utf-8")
     return list(yaml.safe_load(text)["cases"])
 
 
@@ -54,6 +54,17 @@ def test_evidence_questions_are_read_as_such_and_other_requests_are_not():
     missed = [c["text"] for c in found if c["evidence"] and not asks_evidence(c["text"])]
     alarms = [c["text"] for c in found if not c["evidence"] and asks_evidence(c["text"])]
     assert len(hits) / (len(hits) + len(missed)) >= 0.95, missed
+    assert not alarms
+
+
+def test_on_a_list_it_never_saw_it_reads_most_and_never_takes_another_request_for_one():
+    """tests/data/evidence_questions_heldout.yaml, written by another hand from the issue's
+    words only and evaluated once: 32 of 40 read (English 14 of 20: "bring up", a preamble,
+    typos), 0 of 40 false alarms. Floors at what it read; never tuned on."""
+    found = cases("evidence_questions_heldout.yaml")
+    hits = [c["text"] for c in found if c["evidence"] and asks_evidence(c["text"])]
+    alarms = [c["text"] for c in found if not c["evidence"] and asks_evidence(c["text"])]
+    assert len(hits) >= 32
     assert not alarms
 
 
