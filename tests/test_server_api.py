@@ -140,7 +140,11 @@ def test_research_files_uploaded_in_the_page_become_evidence_sessions(server):
     status, again = upload(server, "booking", "01_zoom_en.vtt", vtt, to="evidence")
     assert again["duplicate"] is True
     status, bad = upload(server, "booking", "plain.txt", b"no labels at all here", to="evidence")
-    assert status == 400 and "plain.txt:1: no speaker labels" in bad["error"]["message"]
+    assert status == 409 and bad["error"]["code"] == "needs_answer"  # the page asks
+    assert "plain.txt:1: no speaker labels" in bad["error"]["message"]
+    assert bad["question"] == {"ask": "labels", "source": "plain.txt", "options": []}
+    status, odd = upload(server, "booking", "slides.key", b"not research", to="evidence")
+    assert status == 400 and "slides.key" in odd["error"]["message"]
     status, listed = server.json("GET", "/api/v1/projects/booking/evidence")
     assert [s["code"] for s in listed["sessions"]] == ["S01"]
 
