@@ -205,7 +205,7 @@ def review_answer(args: ReviewAnswer, call: Call) -> Review:
     # Every section of the method's guides, in both languages: the host could read any of
     # them (method_brief, the guide resources), so only a citation of none is unknown.
     sent = call.knowledge.known_citations(task)
-    found = review(args.answer, task, language, context, sent)
+    found = review(args.answer, task, language, context, sent, False, call.knowledge.headings_of)
     failed = [i for i in found.items if i.assessed and not i.passed]
     return Review(
         method_id=task.id,

@@ -276,8 +276,9 @@ class Answering:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         task = chosen.task
         validation = review(
-            stream.text, task, turn.language, turn.context, request.loaded, request.offline
-        )
+            stream.text, task, turn.language, turn.context, request.loaded, request.offline,
+            self.services.knowledge.headings_of,
+        )  # fmt: skip
         validation, report = check_evidence(
             self.memory, turn.project.id, task, stream.text, validation
         )

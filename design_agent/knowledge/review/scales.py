@@ -1,0 +1,215 @@
+"""Survey scales recomputed: SUS (ten items to 0-100), Kano (each attribute's category is
+its most frequent answer; better and worse coefficients), NPS (% promoters - %
+detractors)."""
+
+from __future__ import annotations
+
+import re
+
+from design_agent.core.checklist import CheckItem
+from design_agent.core.messages import say
+from design_agent.core.text import fold
+from design_agent.knowledge.review.columns import cell, close, name_column, numbers, roles, shown
+from design_agent.knowledge.review.document import Document, Table, parse_number
+from design_agent.knowledge.review.words import phrase_pattern, review_words
+
+KANO = ["attractive", "performance", "must_be", "indifferent", "reverse", "questionable"]
+KANO_LETTERS = dict(zip(KANO, "AOMIRQ", strict=True))
+_ITEM = re.compile(r"^(?:q|item|p|pregunta)?\s*(\d{1,2})$")
+_SUS_SAID = re.compile(r"\bsus\b[^0-9\n]{0,30}?(-?\d+(?:[.,]\d+)?)")
+
+
+def _item(kind: str, language: str, passed: bool, detail: str, assessed: bool = True) -> CheckItem:
+    label = review_words().of(language).labels.tables.format(kind=kind.upper())
+    return CheckItem(
+        id=f"table_{kind}", label=label, passed=passed, detail=detail, assessed=assessed
+    )
+
+
+def _none(kind: str, doc: Document) -> CheckItem:
+    return _item(
+        kind, doc.language, True, say("review_no_table", doc.language, kind=kind.upper()), False
+    )
+
+
+# -- SUS ------------------------------------------------------------------------------------
+
+
+def sus_item(doc: Document) -> CheckItem:
+    """Each respondent's ten answers to their score; any SUS score within 0-100."""
+    checked = 0
+    for table in doc.tables:
+        items = {
+            int(m.group(1)): i
+            for i, h in enumerate(table.header)
+            if (m := _ITEM.match(fold(h).strip()))
+        }
+        score = roles(table, ["sus", "score"])
+        column = score.get("sus", score.get("score"))
+        if set(range(1, 11)) - set(items) or column is None:
+            continue
+        name = name_column(table, {**{str(k): v for k, v in items.items()}, "score": column})
+        for row in table.rows:
+            answers = [doc.number(cell(row, items[k])) for k in range(1, 11)]
+            stated = doc.number(cell(row, column))
+            given = [a for a in answers if a is not None]
+            if stated is None or len(given) < 10:
+                continue
+            checked += 1
+            right = sus_score(given)
+            if not close(stated, right, 0.0, 0.6):
+                detail = say(
+                    "review_table_score",
+                    doc.language,
+                    kind="SUS",
+                    name=cell(row, name),
+                    right=shown(right, doc.language),
+                    stated=cell(row, column),
+                    ranking="",
+                )
+                return _item("sus", doc.language, False, detail)
+    for match in _SUS_SAID.finditer(fold(doc.text)):
+        value = parse_number(match.group(1), doc.language)
+        checked += 1
+        if value is not None and not 0 <= value <= 100:
+            detail = say("review_sus_range", doc.language, stated=match.group(1))
+            return _item("sus", doc.language, False, detail)
+    if not checked:
+        return _none("sus", doc)
+    return _item("sus", doc.language, True, say("review_tables_ok", doc.language, count=checked))
+
+
+def sus_score(answers: list[float]) -> float:
+    """One respondent's SUS score: odd items count (answer - 1), even ones (5 - answer)."""
+    return 2.5 * sum((a - 1) if k % 2 == 0 else (5 - a) for k, a in enumerate(answers))
+
+
+# -- Kano -----------------------------------------------------------------------------------
+
+
+def kano_item(doc: Document) -> CheckItem:
+    """Each attribute's stated category against its most frequent answer; its better and
+    worse coefficients against the counts."""
+    checked = 0
+    for table in doc.tables:
+        columns = roles(table, ["category", *KANO, "better", "worse"])
+        counts = {k: columns[k] for k in KANO if k in columns}
+        if not {"attractive", "performance", "must_be", "indifferent"} <= set(counts):
+            continue
+        for row in table.rows:
+            values = numbers(doc, row, counts)
+            if values is None:
+                continue
+            checked += 1
+            problem = _kano_row(doc, table, row, columns, values)
+            if problem:
+                return _item("kano", doc.language, False, problem)
+    if not checked:
+        return _none("kano", doc)
+    return _item("kano", doc.language, True, say("review_tables_ok", doc.language, count=checked))
+
+
+def _kano_row(
+    doc: Document, table: Table, row: list[str], columns: dict[str, int], values: dict[str, float]
+) -> str:
+    who = cell(row, name_column(table, columns))
+    top = max(values, key=lambda k: values[k])
+    stated_category = cell(row, columns.get("category"))
+    said = _category_of(stated_category)
+    if stated_category and said is not None and said != top and values[said] < values[top]:
+        return say(
+            "review_kano_category",
+            doc.language,
+            name=who,
+            right=_category_name(top),
+            stated=stated_category,
+        )
+    a, o, m, i = (values[k] for k in ("attractive", "performance", "must_be", "indifferent"))
+    base = a + o + m + i
+    if not base:
+        return ""
+    for role, right in (("better", (a + o) / base), ("worse", (o + m) / base)):
+        stated = doc.number(cell(row, columns.get(role)))
+        if stated is None:
+            continue
+        value = abs(stated) / 100 if abs(stated) > 1.001 else abs(stated)
+        if abs(value - right) > 0.015:
+            header = cell(table.header, columns[role]) or role
+            return say(
+                "review_kano_coefficient",
+                doc.language,
+                coefficient=header,
+                name=who,
+                right=shown(round(right, 2), doc.language),
+                stated=cell(row, columns[role]),
+            )
+    return ""
+
+
+def _category_of(text: str) -> str | None:
+    """The Kano role a category cell names ("Must-be", "Atractiva", "O")."""
+    words = set(re.findall(r"[a-z0-9+#-]+", fold(text)))
+    for role in KANO:
+        if any(set(n.split()) <= words for n in review_words().columns[role] if len(n) > 1):
+            return role
+    return None
+
+
+def _category_name(role: str) -> str:
+    """A category as the table writes them: its first long name."""
+    names = [n for n in review_words().columns[role] if len(n) > 1]
+    return names[0] if names else KANO_LETTERS[role]
+
+
+# -- NPS ------------------------------------------------------------------------------------
+
+_PERCENT = re.compile(r"(-?\d+(?:[.,]\d+)?)\s?%")
+_NPS_SAID = re.compile(
+    r"\bnps\b[^0-9\n=]{0,40}?(?:=\s*)?([-−+]?\d+(?:[.,]\d+)?)(?!\s?%|\s*-\s*\d|\d)"
+)
+
+
+def nps_item(doc: Document) -> CheckItem:
+    """% promoters - % detractors against the NPS the answer states."""
+    columns = review_words().columns
+    promoters = phrase_pattern(columns["promoters"])
+    detractors = phrase_pattern(columns["detractors"])
+    found: dict[str, tuple[float, str]] = {}
+    for line in doc.lines:
+        folded = fold(line)
+        for role, pattern in (("promoters", promoters), ("detractors", detractors)):
+            hit = pattern.search(folded)
+            if hit and role not in found:
+                percent = _nearest_percent(folded, hit.start())
+                if percent is not None:
+                    found[role] = (percent, line)
+        if "nps" not in found and not (promoters.search(folded) or detractors.search(folded)):
+            tail = folded.rsplit("=", 1)[-1] if "=" in folded and "nps" in folded else folded
+            said = _NPS_SAID.search(folded if tail is folded else "nps " + tail)
+            if said:
+                value = parse_number(said.group(1), doc.language)
+                if value is not None and -100 <= value <= 100:
+                    found["nps"] = (value, said.group(1))
+    if not {"promoters", "detractors", "nps"} <= set(found):
+        return _none("nps", doc)
+    right = found["promoters"][0] - found["detractors"][0]
+    stated, text = found["nps"]
+    if close(stated, right, 0.0, 1.01):
+        return _item("nps", doc.language, True, say("review_tables_ok", doc.language, count=1))
+    detail = say(
+        "review_nps",
+        doc.language,
+        right=shown(right, doc.language),
+        promoters=shown(found["promoters"][0], doc.language),
+        detractors=shown(found["detractors"][0], doc.language),
+        stated=text,
+    )
+    return _item("nps", doc.language, False, detail)
+
+
+def _nearest_percent(folded: str, at: int) -> float | None:
+    hits = list(_PERCENT.finditer(folded))
+    if not hits:
+        return None
+    nearest = min(hits, key=lambda h: abs(h.start() - at))
+    return parse_number(nearest.group(1), "en" if "." in nearest.group(1) else "es")
