@@ -45,6 +45,10 @@ class Validation(BaseModel):
         """The items judged and not met."""
         return [item for item in self.items if item.assessed and not item.passed]
 
+    def failed_lines(self) -> list[str]:
+        """What is wrong, one line per failed item, as shown under the answer."""
+        return [f"✗ {item.detail or item.label}" for item in self.failed]
+
     @property
     def passed(self) -> int:
         return sum(item.passed for item in self.items if item.assessed)

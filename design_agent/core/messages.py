@@ -583,8 +583,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "footer_tokens": ("{tokens} tokens", "{tokens} tokens"),
     "footer_checklist": ("checklist {score}", "checklist {score}"),
     "footer_not_assessed": (
-        "{count} not assessed offline",
-        "{count} sin evaluar offline",
+        "{count} for a person to judge",
+        "{count} para que juzgue una persona",
     ),
     # -- the review of an answer (knowledge/review/, issue 26) ------------------------------
     "review_missing_part": (
