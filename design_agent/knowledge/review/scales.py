@@ -208,8 +208,11 @@ def nps_item(doc: Document) -> CheckItem:
 
 
 def _nearest_percent(folded: str, at: int) -> float | None:
-    hits = list(_PERCENT.finditer(folded))
+    """The percentage just after the word ("promoters: 45 %"), else the nearest before it
+    ("45 % promoters")."""
+    after = _PERCENT.search(folded[at : at + 40])
+    hits = [after] if after else list(_PERCENT.finditer(folded[max(0, at - 30) : at]))[-1:]
     if not hits:
         return None
-    nearest = min(hits, key=lambda h: abs(h.start() - at))
-    return parse_number(nearest.group(1), "en" if "." in nearest.group(1) else "es")
+    raw = hits[0].group(1)
+    return parse_number(raw, "en" if "." in raw else "es")
