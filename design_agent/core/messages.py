@@ -639,6 +639,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review_sample_unit_segment": ("per segment", "por segmento"),
     "review_sample_unit_study": ("in all", "en total"),
     "review_sample_none": ("no sample size stated", "no se indica el tamaño de la muestra"),
+    "review_ab_sample": (
+        "{stated} per arm is below the {needed} per arm that p = {p} and a change of {delta} "
+        "need (16 x p x (1 - p) / d^2)",
+        "{stated} por brazo está por debajo de los {needed} por brazo que piden p = {p} y un "
+        "cambio de {delta} (16 x p x (1 - p) / d^2)",
+    ),
+    "review_inline_sum": (
+        "{parts} is {right}, not {stated}",
+        "{parts} es {right}, no {stated}",
+    ),
     "review_table_score": (
         "{kind} score of {name} is {right}, not {stated}{ranking}",
         "la puntuación {kind} de {name} es {right}, no {stated}{ranking}",

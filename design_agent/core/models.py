@@ -73,8 +73,9 @@ class TaskSpanish(StrictModel):
 
 Length = Literal["short", "medium", "long"]
 
-# The recomputable tables a method's answer may hold (knowledge/review/arithmetic.py).
-TableKind = Literal["rice", "ice", "sus", "kano", "nps"]
+# What a method's answer holds that the review recomputes (knowledge/review/): its tables
+# (RICE, ICE, SUS, Kano, NPS, a revenue index) and an A/B test's sample per arm.
+Recomputed = Literal["rice", "ice", "sus", "kano", "nps", "revenue", "ab_sample"]
 
 
 class SampleSize(StrictModel):
@@ -84,6 +85,9 @@ class SampleSize(StrictModel):
     max: int | None = Field(default=None, ge=1)
     # "segment": the count is per user group ("5 per segment"); "study": the total.
     per: Literal["segment", "study"] = "segment"
+    # Who is counted, when not the study's participants ("evaluators"): words in both
+    # languages; by default the people words of the review's words.yaml.
+    who: list[NonEmpty] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _range(self) -> SampleSize:
@@ -99,7 +103,7 @@ class TaskReview(StrictModel):
     are recomputed, the sample size the guide supports, and the points only a reader (a
     model on the fast tier, or a person) can judge."""
 
-    tables: list[TableKind] = Field(default_factory=list)
+    recompute: list[Recomputed] = Field(default_factory=list)
     sample_size: SampleSize | None = None
     rubric: list[Localized] = Field(default_factory=list, max_length=6)
 

@@ -19,6 +19,7 @@ from design_agent.knowledge.review.decisions import RecordedDecision, decision_i
 from design_agent.knowledge.review.document import Document
 from design_agent.knowledge.review.outline import outline_items
 from design_agent.knowledge.review.percentages import percentage_item
+from design_agent.knowledge.review.power import ab_sample_item
 from design_agent.knowledge.review.sample_size import sample_size_item
 from design_agent.knowledge.review.scales import kano_item, nps_item, sus_item
 from design_agent.knowledge.review.scoring import scoring_item
@@ -33,6 +34,8 @@ TABLES: dict[str, Callable[[Document], CheckItem]] = {
     "sus": sus_item,
     "kano": kano_item,
     "nps": nps_item,
+    "revenue": lambda doc: scoring_item(doc, "revenue"),
+    "ab_sample": ab_sample_item,
 }
 # The points every method's answer is read for by a model (or a person): not judged from
 # words, so never failed for not repeating the project's name.
@@ -65,7 +68,7 @@ def validate_answer(
     review = task.review
     items = [
         *outline,
-        *(TABLES[kind](doc) for kind in review.tables),
+        *(TABLES[kind](doc) for kind in review.recompute),
         totals_item(doc),
         percentage_item(doc),
         *([sample_size_item(doc, review.sample_size)] if review.sample_size else []),

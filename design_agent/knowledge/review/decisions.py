@@ -17,7 +17,7 @@ from design_agent.core.checklist import CheckItem
 from design_agent.core.messages import say
 from design_agent.core.text import fold, words
 from design_agent.knowledge.review.document import Document
-from design_agent.knowledge.review.words import phrase_pattern, review_words, stem
+from design_agent.knowledge.review.words import phrase_pattern, review_words
 
 # Words around a term that negate it, looked for this far from it, within its clause.
 NEGATION_WINDOW = 40
@@ -76,15 +76,20 @@ def decision_items(doc: Document, decisions: list[RecordedDecision]) -> list[Che
 def find_conflict(doc: Document, decision: RecordedDecision) -> Conflict | None:
     """The first sentence of the answer that plans against `decision`, if any."""
     folded = fold(decision.text)
-    targets = [*_opposites_of(folded), *_forbidden(folded)]
-    for sentence in doc.sentences:
+    targets = _opposites_of(folded)
+    wanted = _ruled_out(folded)
+    rows = [" | ".join(row) for table in doc.tables for row in table.rows]
+    for sentence in [*doc.sentences, *rows]:
         said = fold(sentence)
         for target in targets:
             match = target.search(said)
             if match and not _negated(said, match.start(), match.end()):
-                return Conflict(
-                    decision, sentence[match.start() : match.end()] or match.group(0), sentence
-                )
+                found = sentence[match.start() : match.end()] or match.group(0)
+                return Conflict(decision, found, sentence)
+        for stems in wanted:
+            span = _names_all(said, stems)
+            if span:
+                return Conflict(decision, sentence[span[0] : span[1]], sentence)
     return None
 
 
@@ -98,18 +103,37 @@ def _opposites_of(decision: str) -> list[re.Pattern[str]]:
     return found
 
 
-def _forbidden(decision: str) -> list[re.Pattern[str]]:
-    """ "No incentives", "Sin grabación de vídeo": what follows the forbidding word, as a
-    pattern matching its content words' stems in that order."""
-    match = _forbids().search(decision)
-    if match is None:
-        return []
-    stops = _stop_words()
-    content = [w for w in words(decision[match.end() :]) if w not in stops and len(w) > 2]
-    if not content:
-        return []
-    stems = [re.escape(stem(w)) for w in content[:3]]
-    return [re.compile(r"\b" + r"\w*\W+(?:\w+\W+){0,3}?".join(stems) + r"\w*")]
+def _ruled_out(decision: str) -> list[list[str]]:
+    """What a decision rules out, as alternatives of stems an answer must name together:
+    after a forbidding word ("No incentives", "nunca por sucursal") or before a ruling-out
+    phrase ("Offline mode is out of scope"), split at "and" / "y" and commas."""
+    clauses: list[str] = []
+    for clause in re.split(r"[;.]", decision):
+        forbid = _forbids().search(clause)
+        if forbid:
+            clauses.append(clause[forbid.end() :])
+        ruled = _ruled_out_phrase().search(clause)
+        if ruled:
+            clauses.append(clause[: ruled.start()])
+    generic = _generic()
+    alternatives = []
+    for clause in clauses:
+        for part in re.split(r",|\band\b|\by\b|\bor\b|\bo\b", clause):
+            stems = [w[:5] for w in words(part) if len(w) > 2 and w not in generic]
+            if stems:
+                alternatives.append(stems[:3])
+    return alternatives
+
+
+def _names_all(sentence: str, stems: list[str]) -> tuple[int, int] | None:
+    """Where the sentence names every stem (as a word's start), none of them negated."""
+    spans = []
+    for stem_ in stems:
+        match = re.search(rf"(?<![\w-]){re.escape(stem_)}[\w-]*", sentence)
+        if match is None or _negated(sentence, match.start(), match.end()):
+            return None
+        spans.append((match.start(), match.end()))
+    return min(s for s, _ in spans), max(e for _, e in spans)
 
 
 def _negated(text: str, start: int, end: int) -> bool:
@@ -136,10 +160,22 @@ def _negations() -> re.Pattern[str]:
 
 @cache
 def _forbids() -> re.Pattern[str]:
+    """A forbidding word at a clause's start or after "only ... ," ("nunca por sucursal")."""
     found = [w for lang in review_words().languages for w in lang.forbids]
-    return re.compile(r"^\W*" + phrase_pattern(found).pattern)
+    return re.compile(r"(?:^|,)\W*" + phrase_pattern([*found, "nunca", "never"]).pattern)
 
 
 @cache
-def _stop_words() -> frozenset[str]:
-    return frozenset(fold(w) for lang in review_words().languages for w in lang.stop_words)
+def _ruled_out_phrase() -> re.Pattern[str]:
+    return phrase_pattern([w for lang in review_words().languages for w in lang.ruled_out])
+
+
+@cache
+def _generic() -> frozenset[str]:
+    """Words of a decision that do not say what it rules out: stop words, the review's
+    generic words and people ("participants", "buyers")."""
+    found: set[str] = set()
+    for lang in review_words().languages:
+        found |= {fold(w) for w in [*lang.stop_words, *lang.generic, *lang.participants]}
+        found |= {fold(w)[:-1] for w in lang.participants if w.endswith("s")}
+    return frozenset(found)

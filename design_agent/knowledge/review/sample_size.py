@@ -35,7 +35,7 @@ def sample_size_item(doc: Document, wanted: SampleSize) -> CheckItem:
     """Failed when the answer's sample is outside `wanted`; passed when within it, or when
     it states no number the check can read (said in the detail)."""
     label = review_words().of(doc.language).labels.sample_size
-    mentions = _mentions(doc)
+    mentions = _mentions(doc, tuple(wanted.who))
     segment = [m for m in mentions if m.per_segment]
     chosen = segment if wanted.per == "segment" and segment else mentions
     if not chosen:
@@ -62,8 +62,10 @@ def sample_size_item(doc: Document, wanted: SampleSize) -> CheckItem:
     return CheckItem(id="sample_size", label=label, passed=True, detail=detail)
 
 
-def _mentions(doc: Document) -> list[Mention]:
-    pattern, per_segment, numbers = _patterns()
+def _mentions(doc: Document, who: tuple[str, ...] = ()) -> list[Mention]:
+    pattern, per_segment, numbers = _patterns(who)
+    words = review_words()
+    excluded = phrase_pattern([w for lang in words.languages for w in lang.not_sample])
     found: list[Mention] = []
     for sentence in doc.sentences:
         folded = fold(sentence)
@@ -71,7 +73,7 @@ def _mentions(doc: Document) -> list[Mention]:
             raw = match.group("n")
             count = int(raw) if raw.isdigit() else numbers.get(raw)
             after = folded[match.end() : match.end() + 40]
-            if count is None or count == 0 or _RATE.match(after):
+            if count is None or count == 0 or _RATE.match(after) or excluded.search(folded):
                 continue
             near = folded[match.start() : match.end() + 40]
             found.append(Mention(count, match.group(0), bool(per_segment.search(near))))
@@ -79,15 +81,18 @@ def _mentions(doc: Document) -> list[Mention]:
 
 
 @cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, int]]:
+def _patterns(who: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, int]]:
     words = review_words()
-    people = phrase_pattern([w for lang in words.languages for w in lang.participants])
+    plural = list(who) or [w for lang in words.languages for w in lang.participants]
+    people = phrase_pattern([*plural, *(w[:-1] for w in plural if w.endswith("s"))])
     segment = phrase_pattern([w for lang in words.languages for w in lang.per_segment])
     table = lexicon().merged_table("number_words")
     numbers = {fold(k): int(v) for k, v in table.items() if fold(k) not in VAGUE}
+    numbers.update({fold(k): v for k, v in words.counts.items()})
     spelled = "|".join(re.escape(k) for k in sorted(numbers, key=len, reverse=True))
     count = rf"(?P<n>\d{{1,4}}|{spelled})" if spelled else r"(?P<n>\d{1,4})"
     adjectives = r"(?:(?!(?:of|de|del|the|los|las)\b)[a-z][a-z-]*\s+){0,3}?"
-    who = rf"(?:{people.pattern}|{segment.pattern})"
-    pattern = re.compile(rf"(?<![\w.,])(?<!of )(?<!de ){count}\s+{adjectives}{who}")
+    pattern = re.compile(
+        rf"(?<![\w.,])(?<!of )(?<!de ){count}\s+(?:{adjectives}{people.pattern}|{segment.pattern})"
+    )
     return pattern, segment, numbers

@@ -68,6 +68,11 @@ def sus_item(doc: Document) -> CheckItem:
                     ranking="",
                 )
                 return _item("sus", doc.language, False, detail)
+    for sentence in doc.sentences:
+        problem = _sus_in_prose(doc, sentence)
+        checked += problem is not None
+        if problem:
+            return _item("sus", doc.language, False, problem)
     for match in _SUS_SAID.finditer(fold(doc.text)):
         value = parse_number(match.group(1), doc.language)
         checked += 1
@@ -77,6 +82,27 @@ def sus_item(doc: Document) -> CheckItem:
     if not checked:
         return _none("sus", doc)
     return _item("sus", doc.language, True, say("review_tables_ok", doc.language, count=checked))
+
+
+_TEN_ANSWERS = re.compile(r"(?<![\d.,])([1-5](?:\s*,\s*[1-5]){9})(?![\d])")
+_RESULT = re.compile(r"=\s*(\d{1,3}(?:[.,]\d{1,2})?)(?![\d])")
+
+
+def _sus_in_prose(doc: Document, sentence: str) -> str | None:
+    """ "P3 answered 3, 2, 4, 1, 4, 2, 3, 2, 4, 3: ... = 77.5": the ten answers recomputed
+    against the last result the sentence gives; None when it has no such pair."""
+    run = _TEN_ANSWERS.search(sentence)
+    results = list(_RESULT.finditer(sentence[run.end() :])) if run else []
+    if run is None or not results:
+        return None
+    answers = [float(a) for a in re.findall(r"[1-5]", run.group(1))]
+    right, said = sus_score(answers), results[-1].group(1)
+    stated = parse_number(said, doc.language)
+    if stated is None or close(stated, right, 0.0, 0.6):
+        return ""
+    who = sentence[: run.start()].rstrip(" :,").split(",")[-1].strip()[-40:] or "?"
+    return say("review_table_score", doc.language, kind="SUS", name=who,
+               right=shown(right, doc.language), stated=said, ranking="")  # fmt: skip
 
 
 def sus_score(answers: list[float]) -> float:
@@ -89,8 +115,9 @@ def sus_score(answers: list[float]) -> float:
 
 def kano_item(doc: Document) -> CheckItem:
     """Each attribute's stated category against its most frequent answer; its better and
-    worse coefficients against the counts."""
-    checked = 0
+    worse coefficients (in the same table or another one naming it) against the counts."""
+    counted: dict[str, dict[str, float]] = {}
+    problem = ""
     for table in doc.tables:
         columns = roles(table, ["category", *KANO, "better", "worse"])
         counts = {k: columns[k] for k in KANO if k in columns}
@@ -98,15 +125,23 @@ def kano_item(doc: Document) -> CheckItem:
             continue
         for row in table.rows:
             values = numbers(doc, row, counts)
-            if values is None:
-                continue
-            checked += 1
-            problem = _kano_row(doc, table, row, columns, values)
-            if problem:
-                return _item("kano", doc.language, False, problem)
-    if not checked:
+            if values is not None:
+                counted[fold(cell(row, name_column(table, columns)))] = values
+                problem = problem or _kano_row(doc, table, row, columns, values)
+    for table in doc.tables:
+        columns = roles(table, ["better", "worse"])
+        if not columns or roles(table, ["attractive"]):
+            continue
+        for row in table.rows:
+            values = counted.get(fold(cell(row, name_column(table, columns))))
+            if values is not None:
+                problem = problem or _coefficients(doc, table, row, columns, values)
+    if problem:
+        return _item("kano", doc.language, False, problem)
+    if not counted:
         return _none("kano", doc)
-    return _item("kano", doc.language, True, say("review_tables_ok", doc.language, count=checked))
+    detail = say("review_tables_ok", doc.language, count=len(counted))
+    return _item("kano", doc.language, True, detail)
 
 
 def _kano_row(
@@ -117,17 +152,21 @@ def _kano_row(
     stated_category = cell(row, columns.get("category"))
     said = _category_of(stated_category)
     if stated_category and said is not None and said != top and values[said] < values[top]:
+        right = review_words().of(doc.language).kano.get(top, top)
         return say(
-            "review_kano_category",
-            doc.language,
-            name=who,
-            right=_category_name(top),
-            stated=stated_category,
+            "review_kano_category", doc.language, name=who, right=right, stated=stated_category
         )
+    return _coefficients(doc, table, row, columns, values)
+
+
+def _coefficients(
+    doc: Document, table: Table, row: list[str], columns: dict[str, int], values: dict[str, float]
+) -> str:
     a, o, m, i = (values[k] for k in ("attractive", "performance", "must_be", "indifferent"))
     base = a + o + m + i
     if not base:
         return ""
+    who = cell(row, name_column(table, columns))
     for role, right in (("better", (a + o) / base), ("worse", (o + m) / base)):
         stated = doc.number(cell(row, columns.get(role)))
         if stated is None:
@@ -135,30 +174,25 @@ def _kano_row(
         value = abs(stated) / 100 if abs(stated) > 1.001 else abs(stated)
         if abs(value - right) > 0.015:
             header = cell(table.header, columns[role]) or role
+            sign = "-" if stated < 0 else ""
             return say(
-                "review_kano_coefficient",
-                doc.language,
-                coefficient=header,
-                name=who,
-                right=shown(round(right, 2), doc.language),
-                stated=cell(row, columns[role]),
-            )
+                "review_kano_coefficient", doc.language, coefficient=header, name=who,
+                right=sign + shown(round(right, 2), doc.language), stated=cell(row, columns[role]),
+            )  # fmt: skip
     return ""
 
 
 def _category_of(text: str) -> str | None:
-    """The Kano role a category cell names ("Must-be", "Atractiva", "O")."""
-    words = set(re.findall(r"[a-z0-9+#-]+", fold(text)))
+    """The Kano role a category cell names first ("Must-be", "Indiferente, cerca de
+    atractiva": indifferent)."""
+    folded = fold(text)
+    found = []
     for role in KANO:
-        if any(set(n.split()) <= words for n in review_words().columns[role] if len(n) > 1):
-            return role
-    return None
-
-
-def _category_name(role: str) -> str:
-    """A category as the table writes them: its first long name."""
-    names = [n for n in review_words().columns[role] if len(n) > 1]
-    return names[0] if names else KANO_LETTERS[role]
+        names = [n for n in review_words().columns[role] if len(n) > 1]
+        hit = phrase_pattern(names).search(folded)
+        if hit:
+            found.append((hit.start(), role))
+    return min(found)[1] if found else None
 
 
 # -- NPS ------------------------------------------------------------------------------------

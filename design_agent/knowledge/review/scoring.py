@@ -1,5 +1,6 @@
-"""Prioritisation tables recomputed: RICE (reach x impact x confidence / effort) and ICE
-(impact x confidence x ease, or their mean), each row's score and the ranking."""
+"""Scored tables recomputed: RICE (reach x impact x confidence / effort), ICE (impact x
+confidence x ease, or their mean) and a pricing study's revenue index (price x the share
+who would buy), each row's score and the ranking."""
 
 from __future__ import annotations
 
@@ -30,7 +31,12 @@ def _ice_mean(v: dict[str, float]) -> float:
     return (v["impact"] + v["confidence"] + v["ease"]) / 3
 
 
+def _revenue(v: dict[str, float]) -> float:
+    return v["price"] * (v["share"] / 100 if v["share"] > 1 else v["share"])
+
+
 KINDS: dict[str, tuple[list[str], list[Formula]]] = {
+    "revenue": (["price", "share"], [_revenue]),
     "rice": (["reach", "impact", "confidence", "effort"], [_rice]),
     "ice": (["impact", "confidence", "ease"], [_ice_product, _ice_mean]),
 }

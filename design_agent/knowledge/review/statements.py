@@ -67,12 +67,16 @@ def _limitations_text(doc: Document, vocabulary: LanguageWords) -> tuple[str, st
 
 
 def _says_nothing(text: str) -> bool:
-    """Empty, or only "none" / "ninguna" and the like."""
+    """Empty, or led by "none" / "ninguna" / "no aplica" ("None that affect the
+    conclusions", "Limitaciones: ninguna relevante")."""
     folded = re.sub(r"[\s*_.\-:;,!()]+", " ", fold(text)).strip()
+    folded = _any_language("limitations").sub("", folded, count=1).strip() if folded else ""
     if not folded:
         return True
     nothing = {fold(w).strip(" .-") for lang in review_words().languages for w in lang.nothing}
-    return folded in nothing
+    lead = next((n for n in sorted(nothing, key=len, reverse=True) if n and (
+        folded == n or folded.startswith(n + " "))), None)  # fmt: skip
+    return lead is not None and not folded[len(lead) :].startswith((" of ", " de "))
 
 
 def _confidence_line(doc: Document) -> str | None:

@@ -3,18 +3,29 @@
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
 from design_agent.core.checklist import CheckItem
+from design_agent.core.lexicon import lexicon
 from design_agent.core.messages import say
+from design_agent.core.text import fold
 from design_agent.knowledge.review.columns import close, is_role, roles, shown
 from design_agent.knowledge.review.document import Document, Table
 from design_agent.knowledge.review.words import review_words
 
 
 def totals_item(doc: Document) -> CheckItem:
-    """The first total or average that recomputes differently; not assessed when the answer
-    has no such row."""
+    """The first total or average that recomputes differently (a table's Total row, or a
+    count and its parts in prose: "12 issues (3 + 4 + 4)"); not assessed when the answer
+    has neither."""
     label = review_words().of(doc.language).labels.sums
     checked = 0
+    for sentence in doc.sentences:
+        problem, count = _inline_problem(doc, sentence)
+        checked += count
+        if problem:
+            return CheckItem(id="totals", label=label, passed=False, detail=problem)
     for table in doc.tables:
         problem, count = _table_problem(doc, table)
         checked += count
@@ -50,6 +61,48 @@ def _table_problem(doc: Document, table: Table) -> tuple[str, int]:
                     stated=row[index],
                 ), checked  # fmt: skip
     return "", checked
+
+
+_PART = r"(\d{1,6})(?:\s+(?!(?:and|y)\b)[a-zà-ÿ-]+){0,2}"
+# "12 issues (3 + 4 + 4)", "12 hallazgos (4 críticos, 5 graves, 2 leves)",
+# "De los 12 hallazgos, 4 son críticos, 5 graves y 2 leves".
+_BREAKDOWN = re.compile(
+    rf"(?<![\w.,])(\d{{1,6}}|⟪count⟫)\s+([a-zà-ÿ-]+(?:\s+(?:in total|en total|in all))?)"
+    rf"\s*(?:\(|,\s*|:\s*)"
+    rf"({_PART}(?:\s*(?:\+|,|\by\b|\band\b)\s*(?:son\s+|are\s+)?{_PART})+)"
+    rf"(?=\s*(?:\)|[.;]|$))",
+)
+_NUMBER_IN = re.compile(r"(?<![\w.,])\d{1,6}(?![\w.,%])")
+
+
+@cache
+def _breakdown() -> tuple[re.Pattern[str], dict[str, int]]:
+    """The breakdown pattern, its count spelled in digits or in words (the lexicon's)."""
+    table = lexicon().merged_table("number_words")
+    numbers = {fold(k): int(v) for k, v in table.items() if " " not in k and int(v) > 1}
+    numbers.update({k: v for k, v in review_words().counts.items() if " " not in k and v > 1})
+    spelled = "|".join(re.escape(k) for k in sorted(numbers, key=len, reverse=True))
+    return re.compile(_BREAKDOWN.pattern.replace("⟪count⟫", spelled or "(?!)")), numbers
+
+
+def _inline_problem(doc: Document, sentence: str) -> tuple[str, int]:
+    """A count followed by its parts, whose parts do not add up to it."""
+    folded = fold(sentence)
+    pattern, spelled = _breakdown()
+    for match in pattern.finditer(folded):
+        parts = [int(n) for n in _NUMBER_IN.findall(match.group(3))]
+        raw = match.group(1)
+        stated = int(raw) if raw.isdigit() else spelled[raw]
+        if len(parts) < 2 or re.search(r"\b(?:of|de|out|sobre)\b\s+\d", match.group(3)):
+            continue
+        if sum(parts) != stated:
+            shown_parts = " + ".join(str(p) for p in parts)
+            return say(
+                "review_inline_sum", doc.language, parts=shown_parts, right=sum(parts),
+                stated=f"{raw} {match.group(2)}",
+            ), 1  # fmt: skip
+        return "", 1
+    return "", 0
 
 
 def _summary(label: str) -> bool:

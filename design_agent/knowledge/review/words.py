@@ -52,7 +52,11 @@ class LanguageWords(BaseModel):
     negations: list[str]
     forbids: list[str]
     only: list[str]
+    ruled_out: list[str]
+    generic: list[str]
     opposites: list[tuple[Side, Side]]
+    not_sample: list[str]
+    kano: dict[str, str]
     labels: Labels
 
     def synonym_of(self) -> dict[str, str]:
@@ -71,6 +75,7 @@ class ReviewWords(BaseModel):
     en: LanguageWords
     es: LanguageWords
     columns: dict[str, list[str]] = Field(min_length=1)
+    counts: dict[str, int] = Field(default_factory=dict)
 
     def of(self, language: str) -> LanguageWords:
         return self.es if language == "es" else self.en
