@@ -63,8 +63,11 @@ def validate_answer(
         doc, sent, known, {s for s in sources if headings_of(s) is not None}
     )
     outline = outline_items(doc, task.outline(language))
-    if offline:
-        outline = [_not_assessed(item, say("review_needs_reader", language)) for item in outline]
+    decided = decision_items(doc, list(decisions))
+    if offline:  # written from the outline and the guide (its alternatives too): no plan
+        pending = say("review_needs_reader", language)
+        outline = [_not_assessed(item, pending) for item in outline]
+        decided = [_not_assessed(item, pending) for item in decided]
     review = task.review
     items = [
         *outline,
@@ -75,7 +78,7 @@ def validate_answer(
         cited,
         limitations_item(doc),
         confidence_item(doc),
-        *decision_items(doc, list(decisions)),
+        *decided,
         *rubric_items(task, language),
     ]
     return Validation(
