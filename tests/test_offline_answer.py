@@ -111,3 +111,20 @@ def test_the_review_does_not_count_the_outline_the_offline_answer_quotes(catalog
     assert judged.score == f"{judged.passed}/{judged.assessed}" and judged.assessed < len(
         judged.items
     )
+
+
+def test_no_guide_trips_the_review(catalogue):
+    """The offline answer carries each guide's own senior-grade text (its worked example,
+    its numbers, its alternatives): for every method in both languages the review finds
+    nothing wrong in it, so its checks do not fire on sound practice."""
+    knowledge = Knowledge(catalogue)
+    failed = []
+    for task_id, task in catalogue.tasks.items():
+        for language in ("en", "es"):
+            text = answer(catalogue, task_id, language, "detailed")
+            sent = knowledge.known_citations(task)
+            judged = validate_answer(
+                text, task, language, sent, knowledge.headings_of, offline=True
+            )
+            failed += [f"{task_id}/{language}: {item.detail}" for item in judged.failed]
+    assert failed == []

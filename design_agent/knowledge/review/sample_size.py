@@ -17,7 +17,20 @@ from design_agent.knowledge.review.document import Document
 from design_agent.knowledge.review.words import phrase_pattern, review_words
 
 # Counts in words that are not a number of people ("a few", "a couple").
-VAGUE = frozenset({"few", "a few", "couple", "a couple", "a couple of", "unos pocos", "varios"})
+VAGUE = frozenset(
+    {
+        "few",
+        "a few",
+        "couple",
+        "a couple",
+        "a couple of",
+        "unos pocos",
+        "varios",
+        "un",
+        "una",
+        "uno",
+    }
+)
 # After the people: a rate, not a sample ("4 participants a day").
 _RATE = re.compile(
     r"^\s*(?:a|per|each|por|al|cada)\s+(?:day|week|session|hour|dia|semana|sesion|hora)"
@@ -91,7 +104,12 @@ def _patterns(who: tuple[str, ...] = ()) -> tuple[re.Pattern[str], re.Pattern[st
     numbers.update({fold(k): v for k, v in words.counts.items()})
     spelled = "|".join(re.escape(k) for k in sorted(numbers, key=len, reverse=True))
     count = rf"(?P<n>\d{{1,4}}|{spelled})" if spelled else r"(?P<n>\d{1,4})"
-    adjectives = r"(?:(?!(?:of|de|del|the|los|las)\b)[a-z][a-z-]*\s+){0,3}?"
+    # Words between a count and its people: adjectives, never function words ("one row
+    # per participant", "1 a la respuesta").
+    function = {fold(w) for lang in words.languages for w in lang.stop_words}
+    function |= {"a", "per", "por", "la", "el", "al", "of", "de", "del", "the", "row", "fila"}
+    barred = "|".join(sorted(map(re.escape, function), key=len, reverse=True))
+    adjectives = rf"(?:(?!(?:{barred})\b)[a-z][a-z-]*\s+){{0,3}}?"
     pattern = re.compile(
         rf"(?<![\w.,])(?<!of )(?<!de ){count}\s+(?:{adjectives}{people.pattern}|{segment.pattern})"
     )

@@ -67,8 +67,8 @@ _PART = r"(\d{1,6})(?:\s+(?!(?:and|y)\b)[a-zà-ÿ-]+){0,2}"
 # "12 issues (3 + 4 + 4)", "12 hallazgos (4 críticos, 5 graves, 2 leves)",
 # "De los 12 hallazgos, 4 son críticos, 5 graves y 2 leves".
 _BREAKDOWN = re.compile(
-    rf"(?<![\w.,])(\d{{1,6}}|⟪count⟫)\s+([a-zà-ÿ-]+(?:\s+(?:in total|en total|in all))?)"
-    rf"\s*(?:\(|,\s*|:\s*)"
+    rf"(?<![\w.,])(?P<of>(?:of the|of|de los|de las)\s+)?(\d{{1,6}}|⟪count⟫)\s+"
+    rf"([a-zà-ÿ-]+(?:\s+(?:in total|en total|in all))?)\s*(?P<sep>\(|:\s*|,\s*)"
     rf"({_PART}(?:\s*(?:\+|,|\by\b|\band\b)\s*(?:son\s+|are\s+)?{_PART})+)"
     rf"(?=\s*(?:\)|[.;]|$))",
 )
@@ -90,16 +90,21 @@ def _inline_problem(doc: Document, sentence: str) -> tuple[str, int]:
     folded = fold(sentence)
     pattern, spelled = _breakdown()
     for match in pattern.finditer(folded):
-        parts = [int(n) for n in _NUMBER_IN.findall(match.group(3))]
-        raw = match.group(1)
+        parts = [int(n) for n in _NUMBER_IN.findall(match.group(5))]
+        raw = match.group(2)
         stated = int(raw) if raw.isdigit() else spelled[raw]
-        if len(parts) < 2 or re.search(r"\b(?:of|de|out|sobre)\b\s+\d", match.group(3)):
+        # "8 losses, 6 wins, 4 no-decisions" is a list; "of the 12 findings, 4 are ..." and
+        # "12 issues (3 + 4 + 4)" are a count and its parts, each part smaller than it.
+        listed = match.group("sep").startswith(",") and not match.group("of")
+        if len(parts) < 2 or listed or max(parts) >= stated:
+            continue
+        if re.search(r"\b(?:of|de|out|sobre)\b\s+\d", match.group(5)):
             continue
         if sum(parts) != stated:
             shown_parts = " + ".join(str(p) for p in parts)
             return say(
                 "review_inline_sum", doc.language, parts=shown_parts, right=sum(parts),
-                stated=f"{raw} {match.group(2)}",
+                stated=f"{raw} {match.group(3)}",
             ), 1  # fmt: skip
         return "", 1
     return "", 0
