@@ -178,3 +178,34 @@ def test_the_offline_provider_never_grades(home):
     answer = ask_json(home, "plan a usability test of the new checkout", {
         "DESIGN_AGENT_PROVIDER": "offline", "DESIGN_AGENT_MODEL_REVIEW": "on"})  # fmt: skip
     assert answer["validation"]["model_review"] is None
+
+
+def test_a_grading_that_hangs_is_cut_at_its_timeout_and_the_fast_tier_was_asked(
+    home, tmp_path, monkeypatch, bundled_catalogue
+):
+    """The grading call itself (turn/model_review.py): Claude's fast model is asked with the
+    answer and the points; a model that does not answer in time leaves the checks alone."""
+    import time
+
+    from fixtures.fakes import bundled_adapters
+
+    from design_agent.core.settings import Settings
+    from design_agent.knowledge.guides import Knowledge
+    from design_agent.knowledge.validation import validate_answer
+    from design_agent.turn.model_review import grade
+
+    task = bundled_catalogue.task("usability_test_plan")
+    knowledge = Knowledge(bundled_catalogue)
+    checked = validate_answer(KEEPS, task, "en", set(), knowledge.headings_of)
+    binary = install_fake(tmp_path / "bin", "claude")
+    settings = Settings(bins={"claude": str(binary)})
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "sent.json"))
+    slow = claude_run(tmp_path / "slow.json", verdict(True, "Five participants"), sleep=5)
+    monkeypatch.setenv("FAKE_RECORDING", str(slow))
+    started = time.monotonic()
+    cut = grade(KEEPS, checked, bundled_adapters()["claude"], settings, None, "en", timeout=0.5)
+    assert time.monotonic() - started < 4 and cut.model_review == "unavailable"
+    assert [i for i in cut.items if i.assessed] == [i for i in checked.items if i.assessed]
+    sent = json.loads((tmp_path / "sent.json").read_text(encoding="utf-8"))
+    assert "sonnet" in sent["argv"] and "rubric_3" in sent["stdin"]
+    assert "Each task gives a goal" in sent["stdin"] and '"evidence"' in sent["system_prompt"]
