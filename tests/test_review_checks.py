@@ -194,3 +194,19 @@ def test_a_sound_answer_passes_without_the_projects_name(bundled_catalogue, know
     text = RICE.format(waitlist=500).replace("## Scoring", "## Scoring and ranking")
     _, found = review(bundled_catalogue, knowledge, "prioritization", text)
     assert all(item.id.startswith("outline_") for item in found.failed)
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "wrong"),
+    [
+        ("en", "KR1 reached 45% (score 11/16 = 0.69, reported as 0.7).", None),
+        ("en", "KR2 reached 7 days (score 4/6 = 0.8).", "4/6 is 0.67, not 0.8"),
+        ("es", "El índice a 1.000 MXN es 1.000 × 35 % = 385.", "1.000 × 35 % es 350, no 385"),
+        ("en", "n per arm ≈ 16 × 0.06 × 0.94 / 0.01² = 9,024.", None),
+    ],
+)
+def test_arithmetic_written_out_is_recomputed(bundled_catalogue, knowledge, language, said, wrong):
+    items, _ = review(bundled_catalogue, knowledge, "okrs", said, language)
+    assert items["totals"].passed is (wrong is None)
+    if wrong:
+        assert items["totals"].detail == wrong

@@ -12,6 +12,7 @@ from design_agent.core.messages import say
 from design_agent.core.text import fold
 from design_agent.knowledge.review.columns import close, is_role, roles, shown
 from design_agent.knowledge.review.document import Document, Table
+from design_agent.knowledge.review.equations import equations_item
 from design_agent.knowledge.review.words import review_words
 
 
@@ -20,6 +21,9 @@ def totals_item(doc: Document) -> CheckItem:
     count and its parts in prose: "12 issues (3 + 4 + 4)"); not assessed when the answer
     has neither."""
     label = review_words().of(doc.language).labels.sums
+    wrong = equations_item(doc)
+    if wrong is not None:
+        return wrong.model_copy(update={"id": "totals"})
     checked = 0
     for sentence in doc.sentences:
         problem, count = _inline_problem(doc, sentence)
