@@ -209,3 +209,42 @@ def test_a_grading_that_hangs_is_cut_at_its_timeout_and_the_fast_tier_was_asked(
     sent = json.loads((tmp_path / "sent.json").read_text(encoding="utf-8"))
     assert "sonnet" in sent["argv"] and "rubric_3" in sent["stdin"]
     assert "Each task gives a goal" in sent["stdin"] and '"evidence"' in sent["system_prompt"]
+
+
+PLAN_ES = """## Objetivos y preguntas de investigación
+¿Pueden las familias pagar la compra semanal sin ayuda?
+
+## Perfil de participantes y plan de reclutamiento
+Cinco participantes por segmento: compradores semanales y primeros compradores.
+
+## Tareas y escenarios
+«Tienes la nevera vacía antes del fin de semana: pide la compra del sábado».
+
+## Métricas de éxito
+Al menos 4 de 5 participantes pagan sin ayuda.
+
+## Formato de la sesión, roles y esquema del guion
+Sesiones no moderadas en Maze, de 20 minutos.
+
+## Calendario y logística
+Dos días la semana que viene.
+
+## Limitaciones
+Cinco personas por segmento muestran los problemas graves, no su frecuencia.
+
+Confianza: media, porque el prototipo no simula errores de pago.
+[test_plan.md > Procedimiento]
+"""
+
+
+def test_in_spanish_the_flag_and_the_question_are_spanish_and_si_supersedes(home, tmp_path):
+    assert invoke(home, "projects", "create", "Cestalia").returncode == 0
+    assert invoke(home, "decisions", "add", "Solo sesiones remotas moderadas").returncode == 0
+    env = fake_claude(tmp_path, claude_run(tmp_path / "plan.json", PLAN_ES))
+    events = ask_events(home, "planifica una prueba de usabilidad del nuevo pago", env)
+    failed = [i for i in events[-1]["validation"]["items"] if i["assessed"] and not i["passed"]]
+    assert [i["detail"][:40] for i in failed] == ["plantea «no moderadas» en contra de la d"]
+    assert "¿Ha cambiado esa decisión? (sí / no)" in question_of(events)
+    said = ask_json(home, "sí", env)
+    assert said["action"] == "decisions.supersede"
+    assert current_decisions(home) == ["Sesiones no moderadas en Maze, de 20 minutos."]
