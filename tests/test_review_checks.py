@@ -210,3 +210,39 @@ def test_arithmetic_written_out_is_recomputed(bundled_catalogue, knowledge, lang
     assert items["totals"].passed is (wrong is None)
     if wrong:
         assert items["totals"].detail == wrong
+
+
+HEADINGS = {
+    ("okrs", "en"): [
+        "Objective", "Key results", "Initiatives", "Ownership", "Check-ins and scoring",
+    ],
+    ("north_star_metric", "es"): [
+        "Nuestra North Star", "Por qué esta métrica", "Métricas de entrada", "Contramétricas",
+        "Cómo la medimos y fuentes", "Frecuencia de revisión",
+    ],
+    ("accessibility_audit", "en"): [
+        "Scope and standard", "How we tested", "Issues by WCAG criterion",
+        "Severity and who is affected", "Fixes", "Retest",
+    ],
+    ("tree_testing", "es"): [
+        "El árbol", "Tareas y respuestas correctas", "Participantes y herramienta", "Métricas",
+        "Análisis de recorridos", "Cambios recomendados",
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("method", "language"), list(HEADINGS))
+def test_a_part_is_found_however_a_practitioner_names_it_and_missed_when_absent(
+    bundled_catalogue, knowledge, method, language
+):
+    headings = HEADINGS[(method, language)]
+    whole = "\n\n".join(f"## {h}\nText." for h in headings)
+    items, _ = review(bundled_catalogue, knowledge, method, whole, language)
+    assert all(item.passed for i, item in items.items() if i.startswith("outline_"))
+    for left_out in range(len(headings)):
+        text = "\n\n".join(f"## {h}\nText." for n, h in enumerate(headings) if n != left_out)
+        items, _ = review(bundled_catalogue, knowledge, method, text, language)
+        missing = [
+            item for i, item in items.items() if i.startswith("outline_") and not item.passed
+        ]
+        assert len(missing) == 1, f"{headings[left_out]} left out"

@@ -93,9 +93,13 @@ def review_words() -> ReviewWords:
 
 
 def stem(word: str) -> str:
-    """A light stem for heading words: folded, a plural taken off, six letters kept
-    ("Tasks" ~ "task", "métricas" ~ "metric")."""
+    """A light stem for heading words: folded, -ing / -ed and a plural taken off, six
+    letters kept ("Tasks" ~ "task", "métricas" ~ "metric", "Testing" ~ "test")."""
     word = fold(word)
+    for suffix in ("ing", "ed"):  # "tested", "testing" ~ "test"
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
     for ending in ("es", "s"):
         if len(word) > 4 and word.endswith(ending) and not word.endswith("ss"):
             word = word[: -len(ending)] if ending == "s" or word[-3] in "rnl" else word[:-1]
