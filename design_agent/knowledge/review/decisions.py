@@ -22,6 +22,7 @@ from design_agent.knowledge.review.words import phrase_pattern, review_words
 # Words around a term that negate it, looked for this far from it, within its clause.
 NEGATION_WINDOW = 40
 _CLAUSE = re.compile(r"[;:,.()\[\]]|\s(?:but|pero|and then|y luego)\s")
+_AFTER = re.compile(r"[;,.()\[\]]|\s(?:but|pero|and then|y luego)\s")  # "Incentives: none"
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ def _negated(text: str, start: int, end: int) -> bool:
     """A negation in the term's own clause, just before it or just after it ("not
     unmoderated", "unmoderated tools are ruled out")."""
     before = _CLAUSE.split(text[max(0, start - NEGATION_WINDOW) : start])[-1]
-    after = _CLAUSE.split(text[end : end + NEGATION_WINDOW])[0]
+    after = _AFTER.split(text[end : end + NEGATION_WINDOW])[0]
     return bool(_negations().search(before) or _negations().search(after))
 
 
