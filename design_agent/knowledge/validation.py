@@ -17,13 +17,15 @@ from design_agent.core.models import Task
 from design_agent.knowledge.review.citations import citation_items, citations_in
 from design_agent.knowledge.review.decisions import RecordedDecision, decision_items
 from design_agent.knowledge.review.document import Document
+from design_agent.knowledge.review.kano import kano_item
+from design_agent.knowledge.review.nps import nps_item
 from design_agent.knowledge.review.outline import outline_items
 from design_agent.knowledge.review.percentages import percentage_item
 from design_agent.knowledge.review.power import ab_sample_item
 from design_agent.knowledge.review.sample_size import sample_size_item
-from design_agent.knowledge.review.scales import kano_item, nps_item, sus_item
 from design_agent.knowledge.review.scoring import scoring_item
 from design_agent.knowledge.review.statements import confidence_item, limitations_item
+from design_agent.knowledge.review.sus import sus_item
 from design_agent.knowledge.review.totals import totals_item
 
 __all__ = ["RecordedDecision", "citations_in", "rubric_items", "validate_answer"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from design_agent.core.checklist import CheckItem
+from design_agent.core.messages import say
 from design_agent.core.text import fold
 from design_agent.knowledge.review.document import Document, Table
 from design_agent.knowledge.review.words import review_words
@@ -64,3 +66,19 @@ def shown(value: float, language: str) -> str:
 def close(stated: float, computed: float, relative: float = 0.02, absolute: float = 0.6) -> bool:
     """Equal but for rounding."""
     return abs(stated - computed) <= max(absolute, relative * abs(computed))
+
+
+def table_item(
+    kind: str, language: str, passed: bool, detail: str, assessed: bool = True
+) -> CheckItem:
+    """The item of one recomputed kind ("SUS scores recomputed")."""
+    label = review_words().of(language).labels.tables.format(kind=kind.upper())
+    return CheckItem(
+        id=f"table_{kind}", label=label, passed=passed, detail=detail, assessed=assessed
+    )
+
+
+def nothing_to_recompute(kind: str, language: str) -> CheckItem:
+    """Not assessed: the answer has no such table."""
+    detail = say("review_no_table", language, kind=kind.upper())
+    return table_item(kind, language, True, detail, assessed=False)
