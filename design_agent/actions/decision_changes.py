@@ -143,15 +143,21 @@ def _none_to_change(ctx: ActionContext, project: Project) -> ActionResult:
 
 
 def ask_about_conflict(
-    decision_id: int, found: str, sentence: str, request: str, ctx: ActionContext
+    decision_id: int, answer: str, request: str, ctx: ActionContext
 ) -> ActionResult | None:
     """After an answer planned against a recorded decision (the review flagged it): "has
-    that decision changed?" A yes supersedes it with what the answer planned (the same
-    reader as any change by talking); a no leaves it. None when it is no longer current."""
+    that decision changed?" A yes supersedes it with the answer's sentence that planned
+    otherwise (the same reader as any change by talking); a no leaves it. None when the
+    decision is no longer current, or the answer no longer plans against it."""
+    from design_agent.knowledge.review.decisions import RecordedDecision, find_conflict
+    from design_agent.knowledge.review.document import Document
+
     project = ctx.require_project()
     old = ctx.services.memory.get_decision(decision_id, project.id)
-    if old.status != "current":
+    conflict = find_conflict(Document(answer, ctx.language), RecordedDecision(old.id, old.decision))
+    if old.status != "current" or conflict is None:
         return None
+    found, sentence = conflict.found, conflict.sentence
     date = old.timestamp.date().isoformat()
     question = ctx.say("review_decision_question", found=found, decision=old.decision, date=date)
     pending = DecisionChange(

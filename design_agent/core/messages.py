@@ -709,20 +709,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "model review unavailable: deterministic checks only",
         "revisión del modelo no disponible: solo comprobaciones deterministas",
     ),
-    "review_model_done": ("reviewed by {provider}", "revisado por {provider}"),
     "review_decision_question": (
         'This answer plans "{found}", against the decision "{decision}" ({date}). Has that '
         "decision changed? (yes / no)",
         "Esta respuesta plantea «{found}», en contra de la decisión «{decision}» ({date}). "
         "¿Ha cambiado esa decisión? (sí / no)",
     ),
-    "review_decision_new": ("{found} (changed from: {old})", "{found} (antes: {old})"),
     "review_decision_why": (
         'changed when an answer to "{request}" planned it',
         "cambiada cuando una respuesta a «{request}» lo planteó",
     ),
-    "review_failed_line": ("✗ {label}: {detail}", "✗ {label}: {detail}"),
-    "review_heading": ("Review", "Revisión"),
     "work_reviewing_answer": ("reviewing the answer…", "revisando la respuesta…"),
     "work_doing_reviewing_answer": ("the answer was reviewed", "se revisaba la respuesta"),
     "report_checked": ("Verified: {items}.", "Verificado: {items}."),

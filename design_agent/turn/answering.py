@@ -426,17 +426,10 @@ class Answering:
         if stream.status != "complete" or not flagged or turn.conversation.pending is not None:
             return
         from design_agent.actions.decision_changes import ask_about_conflict
-        from design_agent.knowledge.review.decisions import RecordedDecision, find_conflict
-        from design_agent.knowledge.review.document import Document
 
-        item = flagged[0]
-        assert item.decision_id is not None
-        decision = RecordedDecision(item.decision_id, item.label)
-        conflict = find_conflict(Document(stream.text, turn.language), decision)
-        found = conflict.found if conflict else item.evidence[:80]
-        asked = ask_about_conflict(
-            item.decision_id, found, item.evidence, request, self.context_of(turn)
-        )
+        decision_id = flagged[0].decision_id
+        assert decision_id is not None
+        asked = ask_about_conflict(decision_id, stream.text, request, self.context_of(turn))
         if asked is not None and asked.done is not None:
             turn.conversation.pending = asked.pending
             yield asked.done
