@@ -74,6 +74,7 @@ def test_the_review_names_seeded_defects_and_spares_good_answers(home, tmp_path)
     report = "\n".join(figures.lines())
     assert figures.named_share >= 0.90, report
     assert figures.alarm_share <= 0.05, report
+    assert figures.wrongly_flagged == [], report  # a plan that respects a decision is not flagged
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.id.startswith("usability_checkout")])

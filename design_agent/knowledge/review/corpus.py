@@ -98,8 +98,13 @@ class Figures:
     missed: list[str] = field(default_factory=list)
     good: Counter[str] = field(default_factory=Counter)
     alarms: list[str] = field(default_factory=list)
+    # Both errors of the decision check: answers with recorded decisions that plan against
+    # none of them, and those flagged anyway.
+    respecting: int = 0
+    wrongly_flagged: list[str] = field(default_factory=list)
 
     def add(self, case: Case, validation: Validation) -> None:
+        self._decisions(case, validation)
         if case.quality == "good":
             self.good[case.language] += 1
             failed = validation.failed
@@ -113,6 +118,15 @@ class Figures:
                 self.named[key] += 1
             else:
                 self.missed.append(f"{case.id}: {defect.kind} {defect.hint} ({defect.note})")
+
+    def _decisions(self, case: Case, validation: Validation) -> None:
+        conflicting = any(d.kind == "decision_conflict" for d in case.defects)
+        if not case.project.decisions or conflicting:
+            return
+        self.respecting += 1
+        flagged = [i for i in validation.failed if i.decision_id is not None]
+        if flagged:
+            self.wrongly_flagged.append(f"{case.id}: {flagged[0].detail}")
 
     @property
     def named_share(self) -> float:
@@ -137,7 +151,10 @@ class Figures:
         good = sum(self.good.values())
         out.append(f"good answers with a failed item: {len(self.alarms)}/{good} "
                    f"({self.alarm_share:.0%})")  # fmt: skip
+        out.append(f"answers respecting their decisions flagged: {len(self.wrongly_flagged)}/"
+                   f"{self.respecting}")  # fmt: skip
         out += [f"  missed  {m}" for m in self.missed]
+        out += [f"  flagged {f}" for f in self.wrongly_flagged]
         out += [f"  alarm   {a}" for a in self.alarms]
         return out
 
