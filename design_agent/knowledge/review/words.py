@@ -6,7 +6,6 @@ import re
 from functools import cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from design_agent.core.text import fold
@@ -87,7 +86,10 @@ class ReviewWords(BaseModel):
 
 @cache
 def review_words() -> ReviewWords:
-    """words.yaml, read once per process."""
+    """words.yaml, read once per process, when the first answer is reviewed (YAML's reader
+    is not loaded before: a turn that answers nothing does not pay for it)."""
+    import yaml
+
     raw = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
     return ReviewWords.model_validate(raw)
 
