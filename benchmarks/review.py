@@ -14,8 +14,11 @@ defect counts as named when a failed item's detail holds its hint. Targets: at l
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -53,7 +56,27 @@ def main() -> int:
     print(f"{len(cases)} answers in {args.dir}")
     lines = figures.lines()
     print("\n".join(line for line in lines if not (args.quiet and line.startswith("  "))))
+    print(_timings(cases, reviewed))
     return 0
+
+
+def _timings(cases: list[Case], reviewed: Callable[[Case], Validation]) -> str:
+    """Review time per answer (p50, max), and of one answer of about 1 MB (the corpus's
+    answers joined, as a long report would be)."""
+    times = []
+    for case in cases:
+        started = time.perf_counter()
+        reviewed(case)
+        times.append(time.perf_counter() - started)
+    whole = "\n\n".join(c.answer for c in cases)
+    big = cases[0].model_copy(update={"answer": whole * max(1, 1_000_000 // len(whole))})
+    started = time.perf_counter()
+    reviewed(big)
+    one_mb = time.perf_counter() - started
+    return (
+        f"review time per answer: p50 {statistics.median(times) * 1000:.1f} ms, "
+        f"max {max(times) * 1000:.1f} ms; a {len(big.answer) // 1000} KB answer: {one_mb:.2f} s"
+    )
 
 
 if __name__ == "__main__":

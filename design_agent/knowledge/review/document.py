@@ -14,6 +14,9 @@ _BOLD_LINE = re.compile(r"^\s{0,3}(?:\d+[.)]\s+)?\*\*([^*\n]{2,100}?)\*\*:?\s*$"
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 _RULE_CELL = re.compile(r"^\s*:?-{2,}:?\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+# Arithmetic in prose is read in sentences up to this long: a longer "sentence" is a list
+# or a table gone flat, and reading it would cost more than it could tell.
+SHORT_SENTENCE = 600
 _NUMBER = re.compile(r"[-−]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,])|[-−]?\d[\d.,]*\d|[-−]?\d")
 
 
@@ -82,6 +85,11 @@ class Document:
         """The answer's sentences and list items, table rows left out."""
         prose = "\n".join(line for line in self.lines if not _TABLE_ROW.match(line))
         return [s.strip() for s in _SENTENCE_END.split(prose) if s and s.strip()]
+
+    @cached_property
+    def short_sentences(self) -> list[str]:
+        """The sentences arithmetic is read in (see SHORT_SENTENCE)."""
+        return [s for s in self.sentences if len(s) <= SHORT_SENTENCE]
 
     def number(self, cell: str) -> float | None:
         """The one number a cell holds ("1,200", "1.200", "0,8", "80 %"), or None."""

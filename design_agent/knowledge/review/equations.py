@@ -16,7 +16,7 @@ from design_agent.knowledge.review.words import review_words
 _NUM = r"\d[\d.,]*\d%?|\d%?"
 _OP = r"(?:\s*[+×*/÷]\s*|\s+[x−-]\s+)"
 _EQUATION = re.compile(
-    rf"(?<![\w.,/^²³-])((?:{_NUM}|{_NUM}\s%)(?:{_OP}(?:{_NUM}|\d[\d.,]*\s%))+)\s*(=|≈|~)\s*"
+    rf"(?<![\w.,/^²³-])((?:{_NUM}|{_NUM}\s%)(?:{_OP}(?:{_NUM}|\d[\d.,]*\s%)){{1,12}})\s*(=|≈|~)\s*"
     rf"([-−]?\d[\d.,]*\d|[-−]?\d)(\s?%)?(?![\d²³^])"
 )
 _TOKEN = re.compile(r"(\d[\d.,]*\d|\d)(\s?%)?|([+×*/÷x−-])")
@@ -25,7 +25,7 @@ _TOKEN = re.compile(r"(\d[\d.,]*\d|\d)(\s?%)?|([+×*/÷x−-])")
 def equations_item(doc: Document) -> CheckItem | None:
     """The first equation that does not hold, as a failed item; None when all hold (or
     the answer writes none)."""
-    for sentence in doc.sentences:
+    for sentence in doc.short_sentences:
         for match in _EQUATION.finditer(sentence):
             right = _evaluate(match.group(1), doc.language)
             stated = parse_number(match.group(3), doc.language)

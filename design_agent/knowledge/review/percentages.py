@@ -4,6 +4,7 @@ percentages of change (a 150 % increase) can, and are left alone."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from design_agent.core.checklist import CheckItem
 from design_agent.core.messages import say
@@ -19,7 +20,7 @@ def percentage_item(doc: Document) -> CheckItem:
     """Failed on the first percentage over 100 whose context says it is of a whole."""
     label = review_words().of(doc.language).labels.percentages
     for value, context, shown in _percentages(doc):
-        if value > 100 and _of_a_whole(context):
+        if value > 100 and _of_a_whole(context):  # the context is read only past 100
             detail = say("review_percentage", doc.language, value=shown, context=context.strip())
             return CheckItem(id="percentages", label=label, passed=False, detail=detail)
     return CheckItem(id="percentages", label=label, passed=True)
@@ -45,9 +46,16 @@ def _percentages(doc: Document) -> list[tuple[float, str, str]]:
     return found
 
 
-def _of_a_whole(context: str) -> bool:
+@cache
+def _contexts() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What a percentage of a whole is said beside, and what a change is."""
     words = review_words()
     bounded = phrase_pattern([w for lang in words.languages for w in lang.bounded])
     change = phrase_pattern([w for lang in words.languages for w in lang.change])
+    return bounded, change
+
+
+def _of_a_whole(context: str) -> bool:
+    bounded, change = _contexts()
     folded = fold(context)
     return bool(bounded.search(folded)) and not change.search(folded)

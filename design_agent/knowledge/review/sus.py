@@ -34,7 +34,7 @@ def sus_item(doc: Document) -> CheckItem:
         checked += count
         if problem:
             return table_item("sus", doc.language, False, problem)
-    for sentence in doc.sentences:
+    for sentence in doc.short_sentences:
         said = _sus_in_prose(doc, sentence)
         checked += said is not None
         if said:

@@ -25,7 +25,7 @@ def totals_item(doc: Document) -> CheckItem:
     if wrong is not None:
         return wrong.model_copy(update={"id": "totals"})
     checked = 0
-    for sentence in doc.sentences:
+    for sentence in doc.short_sentences:
         problem, count = _inline_problem(doc, sentence)
         checked += count
         if problem:
@@ -73,7 +73,7 @@ _PART = r"(\d{1,6})(?:\s+(?!(?:and|y)\b)[a-zà-ÿ-]+){0,2}"
 _BREAKDOWN = re.compile(
     rf"(?<![\w.,])(?P<of>(?:of the|of|de los|de las)\s+)?(\d{{1,6}}|⟪count⟫)\s+"
     rf"([a-zà-ÿ-]+(?:\s+(?:in total|en total|in all))?)\s*(?P<sep>\(|:\s*|,\s*)"
-    rf"({_PART}(?:\s*(?:\+|,|\by\b|\band\b)\s*(?:son\s+|are\s+)?{_PART})+)"
+    rf"({_PART}(?:\s*(?:\+|,|\by\b|\band\b)\s*(?:son\s+|are\s+)?{_PART}){{1,12}})"
     rf"(?=\s*(?:\)|[.;]|$))",
 )
 _NUMBER_IN = re.compile(r"(?<![\w.,])\d{1,6}(?![\w.,%])")
