@@ -123,6 +123,32 @@ def test_stored_with_stable_ids_and_searched_in_both_languages(tmp_path, memory_
         assert readded.session.participants == ["P14"]  # the same person keeps their id
 
 
+def test_a_search_finds_one_projects_segments_only_even_with_a_look_alike_id(memory_target):
+    """Two projects whose ids share a beginning ("booking", "booking-2") hold the same words:
+    each one's search (a word, and a word's prefix) returns its own segments, on both stores
+    (PostgreSQL: through the index of its words with the project in front, version 11)."""
+    with Memory.open(memory_target) as memory:
+        first = memory.create_project("Booking").id
+        second = memory.create_project("Booking 2").id
+        assert second.startswith(first)
+        add_evidence(memory, first, [DATA / "transcripts" / "01_zoom_en.vtt"])
+        add_evidence(memory, second, [DATA / "transcripts" / "01_zoom_en.vtt"])
+        for project in (first, second):
+            for query in ("physio", "privac", "privacy notice"):
+                hits = memory.evidence.search(project, query, 50)
+                assert hits, (project, query)
+                mine = {s.id for s in memory.evidence.sessions(project)}
+                assert {h.segment.session_id for h in hits} <= mine
+                assert all(h.snippet for h in hits)
+        if isinstance(memory_target, str):  # PostgreSQL: the plan reads the scoped index
+            plan = memory.db.execute(
+                "EXPLAIN SELECT id FROM evidence_segments WHERE evidence_scoped(project_id, "
+                "search) @@ evidence_scoped_query(?, to_tsquery('simple', 'privac:*'))",
+                [first],
+            ).fetchall()
+            assert "evidence_segments_scoped" in " ".join(str(r[0]) for r in plan)
+
+
 @pytest.mark.parametrize("name", ["qualtrics_en.csv", "surveymonkey_en.csv", "google_forms_es.csv"])
 def test_survey_statistics_equal_the_reference_values(name):
     found = parsed(DATA / "surveys" / name)
@@ -252,6 +278,8 @@ def test_the_evidence_block_sends_whole_sessions_retrieved_segments_or_two_stage
         assert asked is not None and asked.mode == "retrieved"
         kept = [s for found in asked.segments.values() for s in found]
         assert kept and sum("remind" in s.text.lower() for s in kept) >= len(kept) // 2
+        spanish = plan(memory.evidence, project, "qué comentaron los usuarios de las citas", 3000)
+        assert spanish is not None and spanish.mode == "retrieved"  # a question, no keyword
         staged = plan(memory.evidence, project, "make an affinity map", 3000)
         assert staged is not None and staged.mode == "two_stage"
         hidden = plan(memory.evidence, project, "make an affinity map", 200_000, anonymous=True)

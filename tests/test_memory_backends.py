@@ -49,7 +49,7 @@ def pg(url: str, sql: str) -> list[tuple[Any, ...]]:
 def test_both_stores_have_every_table_and_column_the_copy_moves(tmp_path, postgres_url):
     from design_agent.memory.postgres.schema import LATEST_VERSION as POSTGRES_LATEST
 
-    assert POSTGRES_LATEST == LATEST_VERSION == 10
+    assert POSTGRES_LATEST == LATEST_VERSION == 11
     with Memory.open(tmp_path / "design-agent.db") as memory:
         for table in TABLES:
             found = {r[1] for r in memory.db.execute(f"PRAGMA table_info({table.name})")}
@@ -77,8 +77,8 @@ def test_four_processes_starting_at_once_migrate_once(postgres_admin, postgres_c
     ]
     outputs = sorted(run.communicate(timeout=60)[0].strip() for run in runs)
     assert [run.returncode for run in runs] == [0] * 4
-    assert outputs == ["0 10", "10 10", "10 10", "10 10"]  # one migrated; three found it done
-    assert pg(url, "SELECT version FROM design_agent_schema") == [(10,)]
+    assert outputs == ["0 11", "11 11", "11 11", "11 11"]  # one migrated; three found it done
+    assert pg(url, "SELECT version FROM design_agent_schema") == [(11,)]
 
 
 def test_a_failed_migration_names_its_statement_and_leaves_nothing(
@@ -99,7 +99,7 @@ def test_a_failed_migration_names_its_statement_and_leaves_nothing(
     assert failed.exit_code == ExitCode.INVALID_CONFIG == 3
     assert failed.output.count("\n") == 1 and "no_such_table" in failed.output
     monkeypatch.setitem(migrate.MIGRATIONS, 8, schema.V8)
-    assert "from schema version 0 to 10" in run_cli("db", "migrate").output
+    assert "from schema version 0 to 11" in run_cli("db", "migrate").output
     assert "nothing to do" in run_cli("db", "migrate").output
 
 
@@ -507,7 +507,7 @@ def test_db_migrate_brings_an_older_sqlite_home_forward(run_cli, home):
     build_version_1(home / "design-agent.db")
     before = json.loads(run_cli("db", "status", "--json").output)
     assert before["schema_version"] == 1 and "branches" not in before["tables"]
-    assert "from schema version 1 to 10" in run_cli("db", "migrate").output
+    assert "from schema version 1 to 11" in run_cli("db", "migrate").output
     with sqlite3.connect(home / "design-agent.db") as db:
         assert db.execute("SELECT language FROM conversations").fetchall() == [("en",)]
 

@@ -182,7 +182,7 @@ def test_a_version_1_database_is_migrated_forward(tmp_path):
     path = tmp_path / "design-agent.db"
     build_version_1(path)
     with Memory.open(path) as memory:
-        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 10
+        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 11
         assert memory.find_project("checkout").name == "Checkout"
         assert memory.search("usability", "checkout").total == 1
         found = memory.search_process_memory("why did we choose moderated testing")

@@ -85,7 +85,7 @@ def test_a_current_release_database_becomes_one_chain_per_project(tmp_path):
     path = tmp_path / "design-agent.db"
     build_version_4(path)
     with Memory.open(path) as memory:
-        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 10
+        assert memory.db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION == 11
         for project_id in ("checkout", "onboarding"):
             turns = memory.recent_turns(project_id, 100)
             assert [t.parent_id for t in turns] == [None, *ids(turns)[:-1]]

@@ -135,6 +135,7 @@ HANDLER_MODULES = (
     "conversation",
     "decisions",
     "decision_changes",
+    "evidence",
     "files",
     "memory",
     "method_draft",

@@ -25,8 +25,10 @@ PREVIEW_CHARS = 200
 def add(data: AddFile, ctx: ActionContext) -> ActionResult:
     """Store the file's text in the active project as `data.file_type`."""
     project = ctx.require_project()
-    if data.evidence:
-        return add_evidence(data, ctx)
+    if data.evidence:  # transcripts, a survey export: what a file needs is asked here
+        from design_agent.actions.evidence import add_evidence
+
+        return add_evidence(data.path, ctx)
     path = file_path(data.path, ctx)
     memory = ctx.services.memory
     try:
@@ -46,40 +48,6 @@ def add(data: AddFile, ctx: ActionContext) -> ActionResult:
         chars=info.chars,
         cut=ctx.say("file_truncated", limit=MAX_TEXT_CHARS) if added.truncated else "",
         preview=_preview(memory.get_file(info.id).content),
-    )
-    return ActionResult(done)
-
-
-def add_evidence(data: AddFile, ctx: ActionContext) -> ActionResult:
-    """Transcripts, notes, a survey export or a folder of them: `evidence add`."""
-    from design_agent.evidence.ingest import add_evidence as ingest
-
-    project = ctx.require_project()
-    path = Path(data.path.strip().strip(QUOTES)).expanduser()
-    if not path.exists():
-        raise NotFoundError(ctx.say("file_missing", path=str(path)))
-    added = ingest(ctx.services.memory, project.id, [path])
-    fresh = [a.session for a in added if not a.duplicate]
-    if not fresh:
-        first = added[0].session
-        done = ctx.done(
-            "evidence.add", "evidence_duplicate", {}, source=first.source, code=first.code
-        )
-        return ActionResult(done)
-    listed = "; ".join(
-        f"{s.code} {s.source} ({s.segments} segments"
-        + (f", {s.responses} responses" if s.responses else "")
-        + ")"
-        for s in fresh
-    )
-    data_out = {"sessions": [s.code for s in fresh], "path": str(path)}
-    done = ctx.done(
-        "evidence.add",
-        "evidence_added",
-        data_out,
-        count=len(fresh),
-        project=project.name,
-        sessions=listed,
     )
     return ActionResult(done)
 

@@ -168,9 +168,14 @@ def show_compared(data: dict[str, Any], screen: Screen | None = None) -> None:
     from rich.text import Text
 
     out = (screen or _own_screen()).console
+    checks = data.get("checks") or [""] * len(data["texts"])  # each answer's evidence check
     parts = [
-        Group(Markdown(clean_text(text)), Text(clean_text(foot, one_line=True), style="dim"))
-        for text, foot in zip(data["texts"], data["footers"], strict=False)
+        Group(
+            Markdown(clean_text(text)),
+            Text(clean_text(check)),
+            Text(clean_text(foot, one_line=True), style="dim"),
+        )
+        for text, check, foot in zip(data["texts"], checks, data["footers"], strict=False)
     ]
     titles = [f"{i}. {clean_text(p, one_line=True)}" for i, p in enumerate(data["providers"], 1)]
     if out.width > SIDE_BY_SIDE_COLUMNS:

@@ -60,6 +60,23 @@ class EvidenceInputError(UsageError):
     and what to do; nothing of the files added with it is stored (exit 2)."""
 
 
+class EvidenceNeedsAnswer(EvidenceInputError):
+    """A research file that can be read once the person says one thing (`ask`): which of its
+    speakers moderates ("moderator"), which column holds the text ("columns"), or whether a
+    transcript without speaker labels is one participant's notes ("labels"). The message
+    is the command line's one line (with the flag to give); a conversation asks it instead,
+    with `options` numbered (understanding/conversation.EvidenceQuestion)."""
+
+    def __init__(
+        self, message: str, *, ask: str, source: str, options: list[str], header: list[str]
+    ) -> None:
+        super().__init__(message)
+        self.ask = ask
+        self.source = source
+        self.options = options
+        self.header = header
+
+
 class ConfigError(DesignAgentError):
     """A configuration, catalogue or adapter file is invalid."""
 

@@ -159,3 +159,16 @@ class EvidenceReport(Frozen):
         for quote in self.quotes:
             found[quote.status] = found.get(quote.status, 0) + 1
         return found
+
+
+class EvidenceAnswers(Frozen):
+    """What the person said about the files of one `evidence add` so far (asked in
+    conversation): kept for the rest of the folder, so a name said once is not asked again."""
+
+    # file -> the speaker said to moderate it; the name moderates the folder's other files
+    # it speaks in, unless they were answered themselves
+    moderator_of: dict[str, str] = Field(default_factory=dict)
+    no_moderator: list[str] = Field(default_factory=list, max_length=500)  # files with none
+    mappings: dict[str, dict[str, str]] = Field(default_factory=dict)  # header key -> columns
+    notes: list[str] = Field(default_factory=list, max_length=500)  # unlabelled: one person's
+    skipped: list[str] = Field(default_factory=list, max_length=500)  # files left out

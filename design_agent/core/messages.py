@@ -291,6 +291,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "### Survey statistics (computed)",
         "### Estadísticas de las encuestas (calculadas)",
     ),
+    "evidence_ask_moderator": (
+        "Which speaker is the moderator in {file}: {options}? (a name, a number, or 'none')",
+        "¿Quién modera en {file}: {options}? (un nombre, un número, o 'ninguno')",
+    ),
+    "evidence_ask_columns": (
+        "Which column of {file} holds the text of each review or ticket?\n{lines}",
+        "¿Qué columna de {file} tiene el texto de cada reseña o ticket?\n{lines}",
+    ),
+    "evidence_ask_labels": (
+        "{file} has no speaker labels, so who said what cannot be told. Add it as one "
+        "participant's notes (every paragraph theirs)? Yes, or no to leave it out.",
+        "{file} no dice quién habla en cada línea. ¿Lo añado como notas de un solo "
+        "participante (cada párrafo suyo)? Sí, o no para dejarlo fuera.",
+    ),
+    "evidence_nothing_left": (
+        "Every file was left out; nothing added.",
+        "Todos los archivos han quedado fuera; no he añadido nada.",
+    ),
     "evidence_duplicate": (
         "{source} is already here as {code}; nothing changed.",
         "{source} ya está aquí como {code}; no he cambiado nada.",
@@ -730,6 +748,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Eso no elige ninguno. Responde con un número o describe lo que necesitas:",
     ),
     "chosen_by_model": ("chosen by {provider}", "elegido por {provider}"),
+    "evidence_question": (
+        "a question about the project's evidence ({sessions} sessions)",
+        "una pregunta sobre la evidencia del proyecto ({sessions} sesiones)",
+    ),
     # -- a side call to a model the turn waits on (providers/side_call.py) -------------------
     "work_choosing_method": ("choosing the method…", "eligiendo el método…"),
     "work_reading_reply": ("reading your reply…", "leyendo tu respuesta…"),

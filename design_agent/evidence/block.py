@@ -97,7 +97,9 @@ def plan(
 
 
 def _asks_about(message: str) -> bool:
-    return bool(set(words(message)) & QUESTION_WORDS)
+    from design_agent.evidence.question import asks_evidence
+
+    return asks_evidence(message) or bool(set(words(message)) & QUESTION_WORDS)
 
 
 def _retrieved(

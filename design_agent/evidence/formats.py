@@ -24,6 +24,10 @@ class ReadOptions:
     mapping: ColumnMapping | None = None
     # A mapping kept from an earlier file with the same columns, by the header.
     known_mapping: Callable[[list[str]], ColumnMapping | None] = lambda header: None
+    # Speakers said (in conversation) to moderate another file of the folder.
+    known_moderators: Sequence[str] = ()
+    # A transcript without speaker labels read as one participant's notes (said so).
+    as_notes: bool = False
 
 
 def parse_file(path: Path, data: bytes, options: ReadOptions) -> Parsed:
@@ -38,6 +42,11 @@ def parse_file(path: Path, data: bytes, options: ReadOptions) -> Parsed:
         raise EvidenceInputError(f"{source}: {len(data):,} bytes, more than the 20 MB allowed")
     if suffix == ".csv":
         return _csv(source, _text(source, data), options)
+    if options.as_notes:
+        from design_agent.evidence.notes import read_notes
+
+        notes = read_notes(source, suffix, data, _text(source, data))
+        return _interview(source, "notes", notes, options)
     fmt, segments = _transcript(source, suffix, data)
     return _interview(source, fmt, segments, options)
 
@@ -74,7 +83,7 @@ def _interview(
 ) -> Parsed:
     from design_agent.evidence.turns import moderators
 
-    chosen = moderators(source, segments, options.moderators)
+    chosen = moderators(source, segments, options.moderators, options.known_moderators)
     sample = " ".join(s.text for s in segments[:60])
     return Parsed(
         source=source,

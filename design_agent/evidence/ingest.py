@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from design_agent.core.errors import EvidenceInputError
-from design_agent.core.evidence import AddedEvidence, Parsed
+from design_agent.core.evidence import AddedEvidence, EvidenceAnswers, Parsed
 from design_agent.evidence.formats import EXTENSIONS, ReadOptions, parse_file
 from design_agent.evidence.reviews import ColumnMapping, header_key, parse_mapping
 from design_agent.memory.facade import Memory
@@ -45,21 +45,30 @@ def add_evidence(
     paths: Sequence[Path],
     moderators: Sequence[str] = (),
     mapping: str | None = None,
+    answers: EvidenceAnswers | None = None,
 ) -> list[AddedEvidence]:
     """Parse every file under `paths`, then store them all (duplicates found, not stored
-    twice); a reviews file's `mapping` (text=COLUMN,...) is kept for files like it."""
-    options = ReadOptions(moderators=moderators, known_mapping=lambda h: _known(memory, h))
+    twice); a reviews file's `mapping` (text=COLUMN,...) is kept for files like it.
+    `answers`: what the person said in conversation about these files so far (a file they
+    asked about raises EvidenceNeedsAnswer, before anything is stored)."""
+    said = answers or EvidenceAnswers()
     parsed: list[tuple[Parsed, str]] = []
     seen: set[str] = set()
-    kept: dict[str, ColumnMapping] = {}
+    kept = {k: ColumnMapping.model_validate(v) for k, v in said.mappings.items()}
     for path in files_in(paths):
         data = path.read_bytes()
         digest = hashlib.sha256(data).hexdigest()
-        if digest in seen:
+        if digest in seen or path.name in said.skipped:
             continue
         seen.add(digest)
         given = _mapping(path, data, mapping) if mapping and path.suffix == ".csv" else None
-        file_options = ReadOptions(moderators, given, options.known_mapping)
+        file_options = ReadOptions(
+            _moderators(path.name, said) or moderators,
+            given,
+            lambda h: kept.get(header_key(h)) or _known(memory, h),
+            list(said.moderator_of.values()),
+            path.name in said.notes,
+        )
         parsed.append((parse_file(path, data, file_options), digest))
         if given is not None:
             kept[header_key(_header(data))] = given
@@ -67,6 +76,13 @@ def add_evidence(
     for key, value in kept.items():
         memory.set_state(key, value.model_dump())
     return added
+
+
+def _moderators(name: str, said: EvidenceAnswers) -> list[str]:
+    """Who moderates the file `name`, as said of it in conversation (none: ["none"])."""
+    if name in said.no_moderator:
+        return ["none"]
+    return [said.moderator_of[name]] if name in said.moderator_of else []
 
 
 def _header(data: bytes) -> list[str]:

@@ -9,11 +9,18 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from design_agent.core.errors import EvidenceInputError
+from design_agent.core.errors import EvidenceInputError, EvidenceNeedsAnswer
 from design_agent.core.evidence import ParsedSegment
+from design_agent.core.lexicon import LexiconWords
 from design_agent.core.text import fold
 
 FIELDS = ("text", "author", "date", "rating")
+# A column whose name has one of these words holds that field (a mapping said in words).
+REVIEW_COLUMNS = {
+    "author": LexiconWords("review_author_columns"),
+    "date": LexiconWords("review_date_columns"),
+    "rating": LexiconWords("review_rating_columns"),
+}
 
 
 class ColumnMapping(BaseModel):
@@ -57,16 +64,33 @@ def parse_mapping(text: str, source: str, header: list[str]) -> ColumnMapping:
     return ColumnMapping.model_validate(given)
 
 
-def ask_for_mapping(source: str, header: list[str]) -> EvidenceInputError:
-    """The one line that asks for the mapping (and how to give it)."""
+def ask_for_mapping(source: str, header: list[str]) -> EvidenceNeedsAnswer:
+    """The one line that asks for the mapping (and how to give it); a conversation asks
+    which of the columns holds the text."""
     columns = ", ".join(c.strip() for c in header)
     example = next((c.strip() for c in header if "text" in fold(c) or "comment" in fold(c)), "")
     hint = f'text="{example or header[-1].strip()}"'
-    return EvidenceInputError(
+    return EvidenceNeedsAnswer(
         f"{source}:1: header not recognised as a survey export ({columns}); say which column "
         f"holds the text, once: design-agent evidence add {source} --map {hint}"
-        ",author=COLUMN,date=COLUMN,rating=COLUMN"
+        ",author=COLUMN,date=COLUMN,rating=COLUMN",
+        ask="columns",
+        source=source,
+        options=[c.strip() for c in header if c.strip()][:9],
+        header=list(header),
     )
+
+
+def text_mapping(column: str, header: list[str]) -> ColumnMapping:
+    """The mapping of a text column said in conversation; the author, date and rating
+    columns taken from the header when their names say so (REVIEW_COLUMNS)."""
+    given: dict[str, str] = {"text": column}
+    for name, words in REVIEW_COLUMNS.items():
+        found = next((c.strip() for c in header if c.strip() != column and
+                      set(fold(c).split()) & words), None)  # fmt: skip
+        if found:
+            given[name] = found
+    return ColumnMapping.model_validate(given)
 
 
 def read_reviews(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from design_agent.core.errors import EvidenceInputError
+from design_agent.core.errors import EvidenceInputError, EvidenceNeedsAnswer
 from design_agent.core.evidence import ParsedSegment
 from design_agent.core.lexicon import LexiconWords
 from design_agent.core.text import fold
@@ -43,14 +43,22 @@ def merged(segments: Iterable[ParsedSegment]) -> list[ParsedSegment]:
 
 
 def moderators(
-    source: str, segments: Sequence[ParsedSegment], named: Sequence[str] = ()
+    source: str,
+    segments: Sequence[ParsedSegment],
+    named: Sequence[str] = (),
+    known: Sequence[str] = (),
 ) -> list[str]:
     """Who moderates: the speakers named (`--moderator`), else those labelled so, else the
-    one speaker whose turns are mostly questions. Several speakers and no clear moderator:
-    EvidenceInputError asking which one it is."""
+    speakers said to moderate another file of the folder (`known`), else the one speaker
+    whose turns are mostly questions. Several speakers and no clear moderator:
+    EvidenceNeedsAnswer asking which one it is."""
     speakers = list(dict.fromkeys(s.speaker for s in segments))
     if [fold(n) for n in named] == ["none"]:
         return []
+    here = {fold(s): s for s in speakers}
+    remembered = [here[fold(n)] for n in known if fold(n) in here]
+    if remembered and not named:
+        return remembered[:1]  # the first name said that speaks here: one moderator
     if named:
         chosen = [s for s in speakers if fold(s) in {fold(n) for n in named}]
         if not chosen:
@@ -74,16 +82,24 @@ def _asker(source: str, segments: Sequence[ParsedSegment], speakers: list[str]) 
     top, second = ranked[0], ranked[1]
     if shares[top] >= QUESTION_SHARE and shares[top] - shares[second] >= 0.25:
         return top
-    raise EvidenceInputError(
+    raise EvidenceNeedsAnswer(
         f"{source}: which speaker is the moderator? ({', '.join(speakers)}); add it again "
-        f"with --moderator NAME (or --moderator none)"
+        f"with --moderator NAME (or --moderator none)",
+        ask="moderator",
+        source=source,
+        options=speakers[:9],
+        header=[],
     )
 
 
 def require_speakers(source: str, segments: Sequence[ParsedSegment], line: int = 1) -> None:
     """A transcript with no speaker labels cannot say who said what."""
     if not segments:
-        raise EvidenceInputError(
+        raise EvidenceNeedsAnswer(
             f"{source}:{line}: no speaker labels found (expected lines like 'Name: text' or "
-            "'Name  00:01:23'); label the speakers, then add it again"
+            "'Name  00:01:23'); label the speakers, then add it again",
+            ask="labels",
+            source=source,
+            options=[],
+            header=[],
         )

@@ -13,10 +13,11 @@ from typing import Literal
 from pydantic import Field
 
 from design_agent.core.checklist import CheckItem
+from design_agent.core.evidence import EvidenceReport
 from design_agent.mcp.brief import branch_context, build_brief
 from design_agent.mcp.call import Call, Strict, ToolResult, clip
 from design_agent.mcp.tools import tool
-from design_agent.turn.review import review
+from design_agent.turn.review import reviewed
 from design_agent.understanding.language import detect_language
 from design_agent.understanding.overlap import shared_words
 
@@ -172,6 +173,22 @@ class Item(ToolResult):
     detail: str = ""
 
 
+class Quote(ToolResult):
+    text: str = Field(description="as found in the source ('' when not found)")
+    quote: str = Field(description="as the draft wrote it")
+    segment: str | None = Field(description="the segment it comes from (S03.T047)")
+    cited: str | None = Field(description="the segment the draft cited")
+    participant: str | None
+    when: str | None
+    status: str = Field(description="verified, check, misattributed, unsupported, not_evidence")
+
+
+class EvidenceCheck(ToolResult):
+    quotes: list[Quote]
+    removed: int = Field(description="quotes found in no source: drop them from the draft")
+    lines: list[str] = Field(description="the check in words, as a turn shows it")
+
+
 class Review(ToolResult):
     method_id: str
     project: str
@@ -181,11 +198,16 @@ class Review(ToolResult):
     passed: list[str]
     invalid_citations: list[str]
     summary: str
+    evidence: EvidenceCheck | None = Field(
+        default=None, description="the draft's quotes checked against the project's evidence"
+    )
 
     def as_text(self) -> str:
         lines = [f"Review of {self.method_id} for '{self.project}': {self.summary}."]
         lines += [f"- fix: {i.label}" + (f" ({i.detail})" if i.detail else "") for i in self.failed]
         lines += [f"- unknown citation: {c}" for c in self.invalid_citations]
+        if self.evidence is not None:
+            lines += ["", *self.evidence.lines]
         return "\n".join(lines)
 
 
@@ -205,7 +227,10 @@ def review_answer(args: ReviewAnswer, call: Call) -> Review:
     # Every section of the method's guides, in both languages: the host could read any of
     # them (method_brief, the guide resources), so only a citation of none is unknown.
     sent = call.knowledge.known_citations(task)
-    found = review(args.answer, task, language, context, sent, False, call.knowledge.headings_of)
+    found, report = reviewed(
+        services.memory, project.id, args.answer, task, language, context, sent, False,
+        call.knowledge.headings_of,
+    )  # fmt: skip
     failed = [i for i in found.items if i.assessed and not i.passed]
     return Review(
         method_id=task.id,
@@ -216,6 +241,22 @@ def review_answer(args: ReviewAnswer, call: Call) -> Review:
         passed=[i.label for i in found.items if i.assessed and i.passed],
         invalid_citations=found.invalid_citations,
         summary=found.summary(),
+        evidence=_evidence(report, language),
+    )
+
+
+def _evidence(report: EvidenceReport | None, language: str) -> EvidenceCheck | None:
+    if report is None or not report.quotes:
+        return None
+    from design_agent.turn.evidence import report_lines
+
+    quotes = [
+        Quote(text=q.text, quote=q.quote, segment=q.segment, cited=q.cited,
+              participant=q.participant, when=q.when, status=q.status)
+        for q in report.quotes
+    ]  # fmt: skip
+    return EvidenceCheck(
+        quotes=quotes, removed=report.removed, lines=report_lines(report, language)
     )
 
 

@@ -388,6 +388,9 @@ EVIDENCE_TABLES: tuple[str, ...] = (
     )""",
 )
 V10: tuple[str, ...] = EVIDENCE_TABLES
+# Version 11 is PostgreSQL's evidence index scoped by project (postgres/schema.py V11);
+# SQLite's evidence search is each project's own FTS5 index already: nothing changes here.
+V11: tuple[str, ...] = ()
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: V1,
@@ -400,6 +403,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     8: V8,
     9: V9,
     10: V10,
+    11: V11,
 }
 LATEST_VERSION = max(MIGRATIONS)
 

@@ -6,6 +6,8 @@ Each answer is what the matching `--json` command prints, under one key.
 from __future__ import annotations
 
 import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,7 +27,7 @@ from design_agent.server.deps import (
     person_of,
     project_of,
 )
-from design_agent.server.uploads import receive, upload_folder
+from design_agent.server.uploads import Upload, receive, upload_folder
 
 router = APIRouter(prefix="/api/v1", tags=["memory"])
 
@@ -195,12 +197,49 @@ def list_files(project_id: str, request: Request) -> dict[str, Any]:
 async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
     """Add an uploaded brief (text, markdown or PDF) to the project: multipart fields
     `file` and `type` (default brief); 413 as soon as the file passes the limit."""
+    from starlette.concurrency import run_in_threadpool
+
+    async with _received_upload(project_id, request) as (context, person, upload):
+        file_type = upload.fields.get("type", "brief")
+        if file_type not in FILE_TYPES:
+            raise ApiError(422, "invalid", f"type must be one of: {', '.join(FILE_TYPES)}")
+        path = _uploaded_path(upload)
+        return await run_in_threadpool(_add_file, context, person, project_id, path, file_type)
+
+
+@router.post("/projects/{project_id}/evidence", status_code=201)
+async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
+    """Add an uploaded research file (a transcript, notes, a survey export, a reviews CSV)
+    as an evidence session: multipart fields `file`, optional `moderator`, `map`
+    (text=COLUMN,...) and `notes` (yes: a transcript without speaker labels is one
+    participant's notes); 400 with one line when it cannot be read, nothing stored; 409
+    `needs_answer` with the `question` (ask, source, options) when one thing said makes it
+    readable, as a conversation asks it (the page asks, then sends the file again)."""
+    from starlette.concurrency import run_in_threadpool
+
+    async with _received_upload(project_id, request) as (context, person, upload):
+        path = _uploaded_path(upload)
+        given = _EvidenceFields(
+            moderator=upload.fields.get("moderator"),
+            mapping=upload.fields.get("map"),
+            notes=upload.fields.get("notes", "").strip().lower() in ("yes", "true", "1"),
+        )
+        return await run_in_threadpool(_add_evidence, context, person, project_id, path, given)
+
+
+@asynccontextmanager
+async def _received_upload(
+    project_id: str, request: Request
+) -> AsyncIterator[tuple[Any, Any, Any]]:
+    """The request's multipart upload, received into a temporary folder removed afterwards:
+    a viewer is refused before its bytes are read, and 413 comes as soon as the file
+    passes the limit."""
+    from starlette.concurrency import run_in_threadpool
+
     context = context_of(request)
     check_project_id(project_id)
     person = person_of(request)
-    if person is not None:  # a viewer's upload is refused before its bytes are read
-        from starlette.concurrency import run_in_threadpool
-
+    if person is not None:
         await run_in_threadpool(_may_write, context, person, project_id)
     limit = context.upload_limit_mb * 1024 * 1024
     folder = upload_folder(context.home)
@@ -210,48 +249,15 @@ async def upload_file(project_id: str, request: Request) -> dict[str, Any]:
             upload = await receive(request.stream(), content_type, folder, limit)
         except ClientDisconnect as e:  # nobody is left to read an answer
             raise ApiError(400, "bad_request", "the upload was cut off") from e
-        file_type = upload.fields.get("type", "brief")
-        if file_type not in FILE_TYPES:
-            raise ApiError(422, "invalid", f"type must be one of: {', '.join(FILE_TYPES)}")
-        if upload.path is None:
-            raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
-        from starlette.concurrency import run_in_threadpool
-
-        return await run_in_threadpool(
-            _add_file, context, person, project_id, upload.path, file_type
-        )
+        yield context, person, upload
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@router.post("/projects/{project_id}/evidence", status_code=201)
-async def upload_evidence(project_id: str, request: Request) -> dict[str, Any]:
-    """Add an uploaded research file (a transcript, notes, a survey export, a reviews CSV)
-    as an evidence session: multipart fields `file`, optional `moderator` and `map`
-    (text=COLUMN,...); 400 with one line when it cannot be read, nothing stored."""
-    from starlette.concurrency import run_in_threadpool
-
-    context = context_of(request)
-    check_project_id(project_id)
-    person = person_of(request)
-    if person is not None:  # a viewer's upload is refused before its bytes are read
-        await run_in_threadpool(_may_write, context, person, project_id)
-    limit = context.upload_limit_mb * 1024 * 1024
-    folder = upload_folder(context.home)
-    try:
-        try:
-            content_type = request.headers.get("content-type", "")
-            upload = await receive(request.stream(), content_type, folder, limit)
-        except ClientDisconnect as e:
-            raise ApiError(400, "bad_request", "the upload was cut off") from e
-        if upload.path is None:
-            raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
-        given = (upload.fields.get("moderator"), upload.fields.get("map"))
-        return await run_in_threadpool(
-            _add_evidence, context, person, project_id, upload.path, given
-        )
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+def _uploaded_path(upload: Upload) -> Path:
+    if upload.path is None:
+        raise ApiError(422, "invalid", "file: a file is required (multipart field 'file')")
+    return upload.path
 
 
 @router.get("/projects/{project_id}/evidence")
@@ -262,15 +268,31 @@ def list_evidence(project_id: str, request: Request) -> dict[str, Any]:
     return {"sessions": jsonable(found)}
 
 
+class _EvidenceFields(BaseModel):
+    """What the page said of an uploaded research file (its questions answered)."""
+
+    moderator: str | None = None
+    mapping: str | None = None
+    notes: bool = False
+
+
 def _add_evidence(
-    context: Any, person: Any, project_id: str, path: Path, given: tuple[str | None, str | None]
+    context: Any, person: Any, project_id: str, path: Path, given: _EvidenceFields
 ) -> dict[str, Any]:
+    from design_agent.core.errors import EvidenceNeedsAnswer
+    from design_agent.core.evidence import EvidenceAnswers
     from design_agent.evidence.ingest import add_evidence
 
-    moderator, mapping = given
-    with context.memory(person) as memory:
-        project = project_of(memory, project_id)
-        added = add_evidence(memory, project.id, [path], [moderator] if moderator else [], mapping)
+    moderators = [given.moderator] if given.moderator else []
+    answers = EvidenceAnswers(notes=[path.name] if given.notes else [])
+    try:
+        with context.memory(person) as memory:
+            project = project_of(memory, project_id)
+            added = add_evidence(memory, project.id, [path], moderators, given.mapping, answers)
+    except EvidenceNeedsAnswer as e:
+        question = {"ask": e.ask, "source": e.source, "options": e.options}
+        message = " ".join(str(e).split())
+        raise ApiError(409, "needs_answer", message, extra={"question": question}) from e
     data = jsonable(added[0])
     assert isinstance(data, dict)
     return data

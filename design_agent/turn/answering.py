@@ -35,13 +35,13 @@ from design_agent.providers.resolve import Resolution, missing_notice
 from design_agent.providers.side_call import side_call
 from design_agent.turn.budget import budget_gate
 from design_agent.turn.clarify import TaskChooser
-from design_agent.turn.evidence import check_evidence, evidence_event, evidence_for
+from design_agent.turn.evidence import evidence_event, evidence_for
 from design_agent.turn.fallback import FallbackChain
 from design_agent.turn.model_review import REVIEW_TIMEOUT, grade, points
 from design_agent.turn.questions import reasked
 from design_agent.turn.recording import save_answer, save_exchange, save_request
 from design_agent.turn.request_builder import BuiltRequest, RequestInputs, build_request
-from design_agent.turn.review import review
+from design_agent.turn.review import reviewed
 from design_agent.turn.types import RECENT_TURNS, Chosen, Preferences, Timer, TurnState
 from design_agent.understanding.conversation import ConversationState, LastAnswer
 
@@ -278,14 +278,11 @@ class Answering:
     ) -> Iterator[Any]:
         assert chosen.task is not None and turn.project is not None and turn.context is not None
         task = chosen.task
-        validation = review(
-            stream.text, task, turn.language, turn.context, request.loaded, request.offline,
-            self.services.knowledge.headings_of,
+        validation, report = reviewed(
+            self.memory, turn.project.id, stream.text, task, turn.language, turn.context,
+            request.loaded, request.offline, self.services.knowledge.headings_of,
         )  # fmt: skip
         validation = yield from self._graded(stream, request, validation, turn)
-        validation, report = check_evidence(
-            self.memory, turn.project.id, task, stream.text, validation
-        )
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )

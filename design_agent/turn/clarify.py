@@ -24,7 +24,7 @@ from design_agent.providers.side_call import side_call
 from design_agent.turn.types import Chosen, Timer, TurnState
 from design_agent.understanding.conversation import MethodChoice
 from design_agent.understanding.follow_up import goes_on
-from design_agent.understanding.matching import MatchResult, TaskScore
+from design_agent.understanding.matching import HIGH_MIN, MatchResult, TaskScore
 
 if TYPE_CHECKING:
     from design_agent.core.models import Task
@@ -39,6 +39,8 @@ MAX_CLARIFYING = 2
 MODEL_CHOICE_TIMEOUT = 12.0
 # A follow-up refers to an answer given in this conversation, not days ago.
 FOLLOW_UP_WINDOW = timedelta(hours=12)
+# The research method that answers a question about the evidence (evidence/question.py).
+EVIDENCE_TASK = "research_synthesis"
 STARTERS = ("journey_mapping", "usability_test_plan", "personas", "prioritization")
 
 
@@ -80,6 +82,9 @@ class TaskChooser:
         spec: AdapterSpec | None,
     ) -> Choosing:
         best = result.best
+        about_evidence = self._evidence_question(message, result, turn, timer)
+        if about_evidence is not None:
+            return about_evidence
         follow_up = yield from self._follow_up(message, result, turn, spec)
         if follow_up is not None:
             task, reason = follow_up
@@ -105,6 +110,32 @@ class TaskChooser:
             task, best.score, best.band, timer, ambiguous=result.ambiguous, alternates=alternates
         )
         return Chosen(task, event, message)
+
+    def _evidence_question(
+        self, message: str, result: MatchResult, turn: TurnState, timer: Timer
+    ) -> Chosen | None:
+        """A question about what was said ("what did participants say about booking?"),
+        asked in a project that has evidence: the shape of the question (evidence/question.py)
+        and the project's sessions are the two signs, so it goes ahead at HIGH to the
+        research synthesis, whose evidence block retrieves the segments for it and whose
+        quotes are verified. A method the matcher is sure of (HIGH) still wins."""
+        from design_agent.evidence.question import asks_evidence
+
+        best = result.best
+        if turn.project is None or (best is not None and best.band == "HIGH"):
+            return None
+        if not asks_evidence(message) or EVIDENCE_TASK not in self.catalogue.tasks:
+            return None
+        sessions = self.services.memory.evidence.sessions(turn.project.id)
+        if not sessions:
+            return None
+        turn.conversation.clarify_count = 0
+        task = self.catalogue.task(EVIDENCE_TASK)
+        # Two signs, not words matched: the score HIGH starts at, or the words' own if more.
+        found = next((c.score for c in result.candidates if c.task_id == task.id), 0.0)
+        score = max(found, HIGH_MIN)
+        reason = say("evidence_question", turn.language, sessions=len(sessions))
+        return Chosen(task, self._matched(task, score, "HIGH", timer, reason), message)
 
     def _follow_up(
         self, message: str, result: MatchResult, turn: TurnState, spec: AdapterSpec | None

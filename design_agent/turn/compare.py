@@ -22,7 +22,7 @@ from design_agent.turn.answer_stream import AnswerStream
 from design_agent.turn.answering import Answering
 from design_agent.turn.recording import save_answer, save_request
 from design_agent.turn.request_builder import BuiltRequest, RequestInputs, build_request
-from design_agent.turn.review import review
+from design_agent.turn.review import reviewed
 from design_agent.turn.types import Chosen, Timer, TurnState
 from design_agent.understanding.conversation import CompareChoice, LastAnswer
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from design_agent.core.checklist import Validation
+    from design_agent.core.evidence import EvidenceReport
     from design_agent.core.models import Task
     from design_agent.core.settings import Settings
     from design_agent.providers.spec import AdapterSpec
@@ -48,6 +49,8 @@ class Side:
     seconds: float = 0.0
     validation: Validation | None = None
     turn_id: int | None = None
+    # The answer's quotes checked against the project's evidence (None: nothing to check).
+    evidence: EvidenceReport | None = None
 
 
 def run_both(sides: list[Side], settings: Settings, environ: Mapping[str, str] | None) -> None:
@@ -84,6 +87,10 @@ def footer(side: Side) -> str:
     parts.append(f"{side.seconds:.1f} s")
     if side.validation is not None:
         parts.append(f"checklist {side.validation.score}")
+    if side.evidence is not None and side.evidence.quotes:
+        verified = side.evidence.counts().get("verified", 0)
+        removed = f", {side.evidence.removed} removed" if side.evidence.removed else ""
+        parts.append(f"quotes {verified}/{len(side.evidence.quotes)} verified{removed}")
     if stream.status != "complete":
         parts.append(stream.status)
     return "── " + " · ".join(parts)
@@ -150,7 +157,9 @@ class Comparison:
     def _save(self, side: Side, user_turn: int) -> None:
         turn = self.turn
         assert side.stream is not None and turn.project is not None
-        side.validation = review(
+        side.validation, side.evidence = reviewed(
+            self.services.memory,
+            turn.project.id,
             side.stream.text,
             self.task,
             turn.language,
@@ -182,7 +191,9 @@ class Comparison:
             heading = say(
                 "compare_answer", language, number=number, provider=self.names[number - 1]
             )
-            blocks.append(f"{heading}\n\n{side.stream.text.strip()}\n\n{footer(side)}")
+            checked = _evidence_lines(side, language)
+            shown = f"{checked}\n\n" if checked else ""
+            blocks.append(f"{heading}\n\n{side.stream.text.strip()}\n\n{shown}{footer(side)}")
         question = say("compare_question", language)
         answers = [side.turn_id or 0 for side in self.sides]
         data = {
@@ -190,6 +201,11 @@ class Comparison:
             "providers": self.names,
             "texts": [side.stream.text for side in self.sides if side.stream is not None],
             "footers": [footer(side) for side in self.sides],
+            "checks": [_evidence_lines(side, language) for side in self.sides],
+            "evidence": [
+                side.evidence.model_dump(mode="json") if side.evidence else None
+                for side in self.sides
+            ],
             "question": question,
         }
         done = ActionDone(
@@ -207,6 +223,15 @@ class Comparison:
             task_name=self.task.name.get(language),
         )
         return ActionResult(done, pending)
+
+
+def _evidence_lines(side: Side, language: str) -> str:
+    """The evidence check of one side as a turn shows it (turn/evidence.report_lines)."""
+    if side.evidence is None or not side.evidence.quotes:
+        return ""
+    from design_agent.turn.evidence import report_lines
+
+    return "\n".join(report_lines(side.evidence, language))
 
 
 def _again(task: Task, last: LastAnswer, timer: Timer) -> TaskMatched:

@@ -1,9 +1,11 @@
 """Step 7 as one function: the review an answer gets.
 
-A turn, a comparison's two answers and the MCP tool `review_answer` all call `review`,
-so a draft written elsewhere (by the agent a designer already uses) is held to exactly
-what design-agent's own answers are held to, and a change to what the review checks
-(new checks, decisions the answer contradicts) reaches all of them at once.
+A turn, a comparison's two answers and the MCP tool `review_answer` all call `reviewed`
+(the checks of `review`, then every quote checked against the project's evidence:
+turn/evidence.check_evidence), so a draft written elsewhere (by the agent a designer
+already uses) is held to exactly what design-agent's own answers are held to, and a
+change to what the review checks (new checks, decisions the answer contradicts, how a
+quote is verified) reaches all of them at once.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from design_agent.knowledge.validation import RecordedDecision, validate_answer
 
 if TYPE_CHECKING:
     from design_agent.core.checklist import Validation
+    from design_agent.core.evidence import EvidenceReport
     from design_agent.core.models import Task
+    from design_agent.memory.facade import Memory
     from design_agent.memory.models import ProjectContext
 
 Headings = Callable[[str], Collection[str] | None]
@@ -48,6 +52,26 @@ def recorded_decisions(context: ProjectContext) -> list[RecordedDecision]:
         for d in context.decisions
         if d.status == "current"
     ]
+
+
+def reviewed(
+    memory: Memory,
+    project_id: str,
+    answer: str,
+    task: Task,
+    language: str,
+    context: ProjectContext,
+    sent: Collection[tuple[str, str]],
+    offline: bool = False,
+    headings_of: Headings | None = None,
+) -> tuple[Validation, EvidenceReport | None]:
+    """`review`, then the answer's quotes verified against the project's evidence (a
+    research method's answer, or any answer citing segment ids): the validation with the
+    evidence in it and its checklist item, and the evidence report (None: nothing to check)."""
+    from design_agent.turn.evidence import check_evidence
+
+    validation = review(answer, task, language, context, sent, offline, headings_of)
+    return check_evidence(memory, project_id, task, answer, validation)
 
 
 def checks_of(task: Task, language: str, context: ProjectContext) -> list[str]:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from design_agent.core.errors import NotFoundError
+from design_agent.core.evidence import EvidenceAnswers
 
 if TYPE_CHECKING:
     from design_agent.memory import Memory
@@ -218,8 +219,29 @@ class BudgetConfirm(_Pending):
     budget_usd: float
 
 
+class EvidenceQuestion(_Pending):
+    """ "Which speaker is the moderator in interview-3.vtt: Ana or P1?", which column of a
+    reviews CSV holds the text, or whether a transcript without speaker labels is one
+    participant's notes: asked while a folder is added by talking (actions/evidence.py).
+    `answers` are those given so far, kept for the rest of the folder; nothing is stored
+    before every file reads, so a cancel leaves nothing."""
+
+    kind: Literal["evidence_question"] = "evidence_question"
+    path: str = Field(min_length=1, max_length=4096)
+    file: str = Field(min_length=1, max_length=1024)
+    ask: Literal["moderator", "columns", "labels"]
+    options: list[str] = Field(default_factory=list, max_length=9)
+    header: list[str] = Field(default_factory=list, max_length=500)
+    answers: EvidenceAnswers = Field(default_factory=EvidenceAnswers)
+
+    @property
+    def choices(self) -> int | None:
+        return len(self.options)
+
+
 Pending = Annotated[
-    MethodChoice
+    EvidenceQuestion
+    | MethodChoice
     | ConfirmDelete
     | ConfirmSwitch
     | ProjectChoice

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fixtures.fakes import claude_run
+from test_evidence_conversation import research_folder
 from test_evidence_story import ASKED, DATA, INVENTED, answer_text
 
 from web.a11y import check_axe
@@ -48,5 +49,45 @@ def test_uploaded_transcripts_and_a_checked_affinity_map(chromium: Any, server: 
     again = page.locator(".evidence-check").last.inner_text()
     assert f"removed: “{INVENTED['en']}”" in again  # drawn again from the stored record
     assert error_toasts(page) == []
+    console.check()
+    page.context.close()
+
+
+def test_a_file_that_needs_one_answer_is_asked_about_in_the_page(
+    chromium: Any, server: Server, tmp_path: Path
+) -> None:
+    """Which speaker moderates, which column holds the text, whether an unlabelled
+    transcript is one person's notes: asked under the upload, as a conversation asks it;
+    an answer adds the file, a cancel leaves nothing."""
+    made = research_folder(tmp_path)
+    page, console = open_page(chromium, server, "desktop")
+    new_project(page, "Physio interviews")
+    console.expect("status of 409")  # the question comes as a 409 needs_answer, on purpose
+    result = page.locator("#upload-result")
+
+    page.set_input_files("#brief-input", str(made / "interview-3.vtt"))
+    result.locator("text=Which speaker is the moderator in interview-3.vtt?").wait_for()
+    result.get_by_role("button", name="Ana").click()
+    result.locator("text=Added interview-3.vtt as evidence session").wait_for()
+
+    page.set_input_files("#brief-input", str(made / "reviews.csv"))
+    result.locator("text=Which column of reviews.csv holds the text?").wait_for()
+    result.get_by_role("button", name="Comment").click()
+    result.locator("text=Added reviews.csv as evidence session").wait_for()
+
+    page.set_input_files("#brief-input", str(made / "notes-7.txt"))
+    result.locator("text=notes-7.txt has no speaker labels").wait_for()
+    result.get_by_role("button", name="Cancel").click()
+    result.locator("text=notes-7.txt was not added.").wait_for()
+    page.set_input_files("#brief-input", str(made / "notes-7.txt"))
+    result.get_by_role("button", name="Add as notes").click()
+    result.locator("text=Added notes-7.txt as evidence session").wait_for()
+
+    listed = page.evaluate(
+        """async () => (await (await fetch('/api/v1/projects/' + DAApp.state.projectId
+        + '/evidence')).json()).sessions.map(s => s.source)"""
+    )
+    assert sorted(listed) == ["interview-3.vtt", "notes-7.txt", "reviews.csv"]
+    check_axe(page, "a question about an uploaded research file")
     console.check()
     page.context.close()

@@ -1,6 +1,9 @@
 """Evidence segments by full-text search on PostgreSQL: the generated tsvector of
-evidence_segments (in the segment's language, postgres/schema.py version 10), ranked as the
-turns are (postgres/search.ranked), scoped to one project."""
+evidence_segments (in the segment's language, postgres/schema.py version 10), found through
+the index of its words with the project in front (version 11: one project's posting lists,
+whatever the other projects hold), the newest CAP matches ranked as the turns are
+(postgres/search.ranked); the snippets of the `limit` returned are cut in Python
+(memory/evidence.py), never a headline of every match."""
 
 from __future__ import annotations
 
@@ -25,5 +28,6 @@ def ranked(db: Connection, project_id: str, query: str, limit: int) -> list[tupl
             weights=TURN_WEIGHTS,
             cap=CAP,
             limit=limit,
+            scoped=True,
         )
     return [(i, score) for i, _, score in found]

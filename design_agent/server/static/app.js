@@ -974,7 +974,9 @@
       body.querySelectorAll("pre, .table-wrap").forEach(function (node) {
         node.tabIndex = 0;
       });
-      side.append(heading, body, make("div", "footer", (done.footers || [])[i] || ""));
+      var check = make("div", "footer compare-evidence", (done.checks || [])[i] || "");
+      check.style.whiteSpace = "pre-line"; /* the evidence check, one line each */
+      side.append(heading, body, check, make("div", "footer", (done.footers || [])[i] || ""));
       side.appendChild(keepForm(i + 1));
       sides.appendChild(side);
     });
@@ -1605,7 +1607,7 @@
   }
 
   /* XMLHttpRequest, not fetch: only it reports upload progress. */
-  function uploadOne(file) {
+  function uploadOne(file, said) {
     var box = $("upload");
     box.hidden = false;
     $("upload-name").textContent = file.name;
@@ -1616,6 +1618,9 @@
       var form = new FormData();
       form.append("file", file, file.name);
       if (!evidence) form.append("type", "brief");
+      Object.keys(said || {}).forEach(function (key) {
+        form.append(key, said[key]);
+      });
       var request = new XMLHttpRequest();
       request.open("POST", projectPath(state.projectId, evidence ? "/evidence" : "/files"));
       request.setRequestHeader("X-Design-Agent", "1");
@@ -1643,11 +1648,54 @@
       $("upload-progress").value = 100;
       $("upload-result").textContent = uploadText(file, data || {});
       resolve(data);
+    } else if (request.status === 409 && data && data.question) {
+      askAboutUpload(file, data.question).then(resolve, reject);
     } else {
       var error = apiError(request.status, data);
       $("upload-result").textContent = error.message;
       reject(error);
     }
+  }
+
+  /* A research file that one thing said makes readable (which speaker moderates, which
+     column holds the text, whether an unlabelled transcript is one person's notes) is
+     asked about here, as a conversation asks it; the answer sends the file again, and
+     "cancel" stores nothing. */
+  function askAboutUpload(file, question) {
+    var result = $("upload-result");
+    result.textContent = t("evidence_ask_" + question.ask, { name: question.source });
+    var choices = make("span", "upload-question");
+    choices.setAttribute("role", "group");
+    choices.setAttribute("aria-label", result.textContent);
+    result.appendChild(document.createTextNode(" "));
+    result.appendChild(choices);
+    return new Promise(function (resolve, reject) {
+      function answer(fields) {
+        choices.remove();
+        uploadOne(file, fields).then(resolve, reject);
+      }
+      var options = question.ask === "labels" ? [] : question.options || [];
+      options.forEach(function (option) {
+        var fields = question.ask === "columns" ? { map: "text=" + option } : { moderator: option };
+        choices.appendChild(button(option, "upload-choice", function () { answer(fields); }));
+      });
+      if (question.ask === "moderator") {
+        choices.appendChild(button(t("evidence_no_moderator"), "upload-choice", function () {
+          answer({ moderator: "none" });
+        }));
+      }
+      if (question.ask === "labels") {
+        choices.appendChild(button(t("evidence_as_notes"), "upload-choice", function () {
+          answer({ notes: "yes" });
+        }));
+      }
+      choices.appendChild(button(t("cancel"), "upload-choice", function () {
+        choices.remove();
+        result.textContent = t("evidence_not_added", { name: question.source });
+        resolve(null);
+      }));
+      choices.firstChild.focus();
+    });
   }
 
   /* Transcripts, notes and exports go in as research evidence (issue 29): caption files,

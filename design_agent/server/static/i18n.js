@@ -159,6 +159,21 @@
       "{name} was already here as {code}.",
       "{name} ya estaba aquí como {code}.",
     ],
+    evidence_ask_moderator: [
+      "Which speaker is the moderator in {name}?",
+      "¿Qué persona modera en {name}?",
+    ],
+    evidence_ask_columns: [
+      "Which column of {name} holds the text?",
+      "¿Qué columna de {name} tiene el texto?",
+    ],
+    evidence_ask_labels: [
+      "{name} has no speaker labels. Add it as one participant's notes?",
+      "{name} no tiene nombres de quién habla. ¿Se añade como notas de una sola persona?",
+    ],
+    evidence_no_moderator: ["Nobody moderates", "Nadie modera"],
+    evidence_as_notes: ["Add as notes", "Añadir como notas"],
+    evidence_not_added: ["{name} was not added.", "{name} no se añadió."],
     upload_truncated: ["(truncated to the size limit)", "(recortado al límite de tamaño)"],
     methods: ["Methods", "Métodos"],
     methods_count: [
