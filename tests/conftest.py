@@ -191,6 +191,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_cache: Path) ->
     # The fake CLIs read FAKE_* settings; a provider gets an allow-listed environment
     # (providers/environment.py), to which a user adds variables exactly like this.
     monkeypatch.setenv("DESIGN_AGENT_ENV_PASSTHROUGH", "FAKE_*")
+    # A fake CLI replays one recording per run: the review's model-graded pass would be one
+    # more run. Tests of that pass (test_review_story.py) turn it on with its own verdict.
+    monkeypatch.setenv("DESIGN_AGENT_MODEL_REVIEW", "off")
     yield path
 
 

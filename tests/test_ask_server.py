@@ -136,6 +136,7 @@ def _base_env(root: Path, cache: Path) -> dict[str, str]:
         "DESIGN_AGENT_ENV_PASSTHROUGH": "FAKE_*",
         CACHE_ENV: str(cache),
         "DESIGN_AGENT_PROVIDER": "claude",
+        "DESIGN_AGENT_MODEL_REVIEW": "off",  # the fake replays the answer, not a verdict
         "DESIGN_AGENT_CLAUDE_BIN": str(claude),
         "DESIGN_AGENT_GEMINI_BIN": str(gemini),
         "FAKE_RECORDING": recording("run_claude_partial"),

@@ -118,3 +118,15 @@ def test_unknown_agent_or_task_is_not_found(run_cli):
         result = run_cli(*args)
         assert result.exit_code == 6
         assert "list" in result.stderr  # says how to see the valid ids
+
+
+def test_a_methods_review_is_checked_naming_the_file_task_and_value(run_cli, home):
+    write(home / "knowledge" / "guides" / "pricing_page_review.md", GUIDE)
+    review = "    review:\n      recompute: [rise]\n      sample_size: {min: 8, max: 5}\n"
+    path = write(home / "config" / "tasks.yaml", TASK + review)
+    problems = check_problems(run_cli)
+    table = next(p for p in problems if "review.recompute" in p)
+    assert table.startswith(f"{path}:") and "pricing_page_review" in table and "'rise'" in table
+    assert "\n" not in table and "rice, ice, sus, kano, nps, revenue or ab_sample" in table
+    size = next(p for p in problems if "review.sample_size" in p)
+    assert "max 5 is below min 8" in size

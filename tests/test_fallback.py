@@ -69,7 +69,8 @@ class Desk:
         empty = tmp_path / "empty-bin"
         empty.mkdir()
         self.tmp_path, self.monkeypatch = tmp_path, monkeypatch
-        self.environ: dict[str, str] = {"PATH": str(empty)}
+        # No review's graded pass: these tests count the fake CLIs' runs of the answer.
+        self.environ: dict[str, str] = {"PATH": str(empty), "DESIGN_AGENT_MODEL_REVIEW": "off"}
         self.app = AppContext(str(home))
         self.services = Services(
             self.app.home, catalogue, self.app.memory, {}, environ=self.environ

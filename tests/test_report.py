@@ -211,9 +211,9 @@ def check_outline(markdown: str, data: Any) -> None:
     expected = [(h.level, h.text) for h in outline(data)]
     assert [h for h in found if h[0] <= 3] == expected
     language = data.language
-    tail = [(4, "References"), (4, "Checklist")]
+    tail = [(4, "References"), (4, "Checked")]
     if language == "es":
-        tail = [(4, "Referencias"), (4, "Lista de comprobación")]
+        tail = [(4, "Referencias"), (4, "Comprobado")]
     for section in sections(markdown):
         assert all(level >= 4 for level, _ in section)
         assert section[-2:] == tail
@@ -257,13 +257,15 @@ def test_each_answer_carries_its_persona_stored_citations_and_checklist(story):
     assert not any(".md" in r for r in references), "read as words, not file names"
     bibliography = items_after(markdown, "Bibliography")
     assert "Usability test plan" in bibliography and any("Rubin" in b for b in bibliography)
-    checks = items_after(markdown, "Checklist")
-    expected = []
-    for turn in stored:
+    # Each answer's review is a short note, what was verified and what needs a person,
+    # never the review's internal items.
+    notes = re.findall(r"#### Checked\n\n(.*?)(?=\n#{2,4} |\Z)", markdown, re.DOTALL)
+    assert len(notes) == len(stored)
+    for note, turn in zip(notes, stored, strict=True):
+        assert note.startswith(("Verified: ", "Needs a person: "))
+        assert "passed" not in note and "failed" not in note and "✗" not in note
         for item in turn.validation["items"]:
-            status = "passed" if item["passed"] else "failed"
-            expected.append(f"{item['label']}: {status if item['assessed'] else 'not assessed'}")
-    assert checks == expected
+            assert (item["detail"] or "-") not in note, "an item's internal detail"
     first = items_after(markdown, "1. Usability test plan (turn 12)")
     assert "Specialist: User Research Analyst" in first
 
@@ -285,7 +287,7 @@ def test_the_spanish_report_is_spanish_throughout(story):
     assert "Usuarios: contables autónomos que persiguen facturas impagadas" in items_after(
         markdown, "Contexto del proyecto"
     )
-    assert any(c.endswith(": sin evaluar") for c in items_after(markdown, "Lista de comprobación"))
+    assert "#### Comprobado\n\nVerificado: " in markdown and "Necesita una persona: " in markdown
     assert "Por qué: necesitamos entender las dudas" in items_after(markdown, "Decisiones")[0]
 
 
@@ -448,7 +450,7 @@ def test_the_pdf_prints_tables_page_numbers_a_running_header_and_no_lone_checkli
     header = next(line for line in text.splitlines() if line.startswith("Stage"))
     assert re.match(r"Stage\s+Number of\s+Descubrir\s+Notes", header), "cells side by side"
     assert "| Stage |" not in text and "Numb\n" not in text
-    checklist = re.compile(r"^(Checklist|.+: (passed|failed|not assessed))$")
+    checklist = re.compile(r"^(Checked|(Verified|Needs a person): .+)$")
     for lines in pages:
         body = lines[1:-1]
         assert body, "an empty page"

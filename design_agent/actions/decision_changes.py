@@ -142,6 +142,42 @@ def _none_to_change(ctx: ActionContext, project: Project) -> ActionResult:
     return ActionResult(ctx.done("decisions.change", key, out, name=project.name, count=elsewhere))
 
 
+def ask_about_conflict(
+    decision_id: int, answer: str, request: str, ctx: ActionContext
+) -> ActionResult | None:
+    """After an answer planned against a recorded decision (the review flagged it): "has
+    that decision changed?" A yes supersedes it with the answer's sentence that planned
+    otherwise (the same reader as any change by talking); a no leaves it. None when the
+    decision is no longer current, or the answer no longer plans against it."""
+    from design_agent.knowledge.review.decisions import RecordedDecision, find_conflict
+    from design_agent.knowledge.review.document import Document
+
+    project = ctx.require_project()
+    old = ctx.services.memory.get_decision(decision_id, project.id)
+    conflict = find_conflict(Document(answer, ctx.language), RecordedDecision(old.id, old.decision))
+    if old.status != "current" or conflict is None:
+        return None
+    found, sentence = conflict.found, conflict.sentence
+    date = old.timestamp.date().isoformat()
+    question = ctx.say("review_decision_question", found=found, decision=old.decision, date=date)
+    pending = DecisionChange(
+        language=ctx.pending_language,
+        change="supersede",
+        candidates=[old.id],
+        decision=sentence.strip()[:1000],
+        rationale=ctx.say("review_decision_why", request=request.strip()[:200])[:1000],
+        question=question,
+    )
+    done = ActionDone(
+        action="decisions.supersede",
+        message=question,
+        data={"candidates": [old.model_dump(mode="json")], "sure": True, "conflict": found},
+        needs_confirmation=True,
+        asks=question,
+    )
+    return ActionResult(done, pending)
+
+
 @answers("decision_change")
 def answer_change(
     message: str, reply: Reply | None, pending: DecisionChange, ctx: ActionContext

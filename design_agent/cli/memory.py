@@ -4,7 +4,7 @@ decisions.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -171,7 +171,24 @@ def history(
         heading = clean_text(f"{when(turn.timestamp)} {turn.role}{by}{task}{status}", one_line=True)
         out.print(heading, markup=False, style="bold")
         out.print(clean_text(turn.message), markup=False, highlight=False)
+        for line in review_lines(turn.validation):
+            out.print(clean_text(line, one_line=True), markup=False, style="yellow")
         out.print()
+
+
+def review_lines(stored: dict[str, Any] | None) -> list[str]:
+    """The failed items of an answer's stored review, one line each (none for a meta
+    exchange, or a review stored in a shape this version does not read)."""
+    from pydantic import ValidationError
+
+    from design_agent.core.checklist import Validation
+
+    if not stored or not stored.get("items"):
+        return []
+    try:
+        return Validation.model_validate(stored).failed_lines()
+    except ValidationError:
+        return []
 
 
 def _recover(app: AppContext) -> None:

@@ -27,6 +27,7 @@ from design_agent.core.events import (
     QuestionAsked,
     TaskMatched,
     TurnFinished,
+    Validated,
     Working,
 )
 from design_agent.core.messages import say
@@ -113,6 +114,9 @@ class TurnView:
             check = self.screen.markdown_stream()
             check.feed("\n\n" + "\n".join(event.lines) + "\n")
             check.finish()
+        elif isinstance(event, Validated) and event.validation.failed:  # under the answer
+            self._end_stream()
+            self._print("\n".join(event.validation.failed_lines()), style="yellow")
         elif isinstance(event, ProviderFallback):  # the fallback chain moved on (fallback.py)
             self._print(event.message, style="dim")
         elif isinstance(event, Working):
@@ -252,6 +256,8 @@ def footer(finished: TurnFinished, matched: TaskMatched | None) -> str:
         skipped = len(validation.items) - validation.assessed
         if skipped:
             parts.append(say("footer_not_assessed", language, count=skipped))
+        if validation.model_review == "unavailable":
+            parts.append(say("review_model_unavailable", language))
     if finished.status != "complete":
         parts.append(finished.status)
     return "── " + " · ".join(p for p in parts if p)

@@ -3,6 +3,8 @@ knowledge/validation.py)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
 
 from design_agent.core.evidence import EvidenceReport
@@ -15,9 +17,15 @@ class CheckItem(BaseModel):
     label: str
     passed: bool
     detail: str = ""
-    # False where the text cannot show it: an offline answer quotes the method, so its
-    # wording says nothing about the method having been applied.
+    # False where the text cannot show it: a point only a reader (a model on the fast tier,
+    # or a person) can judge, when no model graded it.
     assessed: bool = True
+    # The answer's own words the item rests on: a model's quote, a conflicting sentence.
+    evidence: str = ""
+    # A recorded decision the answer plans against (the question asked after it names it).
+    decision_id: int | None = None
+    # Who judged it: the deterministic checks ("rule") or the fast model ("model").
+    by: Literal["rule", "model"] = "rule"
 
 
 class Validation(BaseModel):
@@ -28,6 +36,18 @@ class Validation(BaseModel):
     invalid_citations: list[str]
     # A research answer's quotes checked against the project's evidence (evidence/verify.py).
     evidence: EvidenceReport | None = None
+    # The model-graded pass: "graded" merged in, "unavailable" (failed or timed out: the
+    # deterministic checks stand alone, and the footer says so), None when none was run.
+    model_review: Literal["graded", "unavailable"] | None = None
+
+    @property
+    def failed(self) -> list[CheckItem]:
+        """The items judged and not met."""
+        return [item for item in self.items if item.assessed and not item.passed]
+
+    def failed_lines(self) -> list[str]:
+        """What is wrong, one line per failed item, as shown under the answer."""
+        return [f"✗ {item.detail or item.label}" for item in self.failed]
 
     @property
     def passed(self) -> int:
@@ -42,10 +62,10 @@ class Validation(BaseModel):
         return f"{self.passed}/{self.assessed}"
 
     def summary(self) -> str:
-        failed = [item.label for item in self.items if item.assessed and not item.passed]
-        tail = f" (missing: {', '.join(failed)})" if failed else ""
+        failed = [item.detail or item.label for item in self.failed]
+        tail = f" ({'; '.join(failed)})" if failed else ""
         skipped = len(self.items) - self.assessed
-        tail += f"; {skipped} not assessed offline" if skipped else ""
+        tail += f"; {skipped} not assessed" if skipped else ""
         flagged = f"; {len(self.invalid_citations)} unknown citation(s)" * bool(
             self.invalid_citations
         )

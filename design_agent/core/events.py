@@ -157,7 +157,9 @@ class ProviderFallback(PipelineEvent):
 
 
 # What a blocking side call to a model is doing: its own field (`kind` names the event).
-WorkKind = Literal["choosing_method", "reading_reply", "weighing_follow_up", "reading_evidence"]
+WorkKind = Literal[
+    "choosing_method", "reading_reply", "weighing_follow_up", "reading_evidence", "reviewing_answer"
+]
 
 
 class Working(PipelineEvent):

@@ -601,9 +601,147 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "footer_tokens": ("{tokens} tokens", "{tokens} tokens"),
     "footer_checklist": ("checklist {score}", "checklist {score}"),
     "footer_not_assessed": (
-        "{count} not assessed offline",
-        "{count} sin evaluar offline",
+        "{count} for a person to judge",
+        "{count} para que juzgue una persona",
     ),
+    # -- the review of an answer (knowledge/review/, issue 26) ------------------------------
+    "review_missing_part": (
+        "missing part: {part} (no heading covers it)",
+        "falta la parte «{part}» (ningún encabezado la trata)",
+    ),
+    "review_part_found": ('under "{heading}"', "en «{heading}»"),
+    "review_invented_citation": (
+        "cites [{source} > {heading}], a section {source} does not have",
+        "cita [{source} > {heading}], una sección que {source} no tiene",
+    ),
+    "review_unknown_source": (
+        "cites [{source} > {heading}], but {source} is none of the guides",
+        "cita [{source} > {heading}], pero {source} no es ninguna de las guías",
+    ),
+    "review_no_citation": ("no guide section cited", "no cita ninguna sección de la guía"),
+    "review_citations_ok": (
+        "{count} citation(s), each a section the guides have",
+        "{count} cita(s), cada una a una sección que las guías tienen",
+    ),
+    "review_not_sent": (
+        "; {names} not among the sections sent",
+        "; {names} no estaba entre las secciones enviadas",
+    ),
+    "review_limitations_none": (
+        'Limitations: "{said}"; every plan has limitations: say what could mislead',
+        "Limitaciones: «{said}»; todo plan tiene alguna limitación: di qué podría confundir",
+    ),
+    "review_limitations_missing": (
+        "no limitations stated: say what this cannot tell or where it could mislead",
+        "no se indica ninguna limitación: di qué no puede decir esto o dónde podría confundir",
+    ),
+    "review_limitations_ok": ('under "{heading}"', "en «{heading}»"),
+    "review_confidence_missing": (
+        'no confidence stated: add "Confidence: high, medium or low, because ..."',
+        "no se indica la confianza: añade «Confianza: alta, media o baja, porque...»",
+    ),
+    "review_confidence_ok": ("{said}", "{said}"),
+    "review_percentage": (
+        '{value} in "{context}" cannot be over 100 %',
+        "{value} en «{context}» no puede pasar del 100 %",
+    ),
+    "review_sample_low": (
+        '"{said}" is below the {low} {unit} the guide asks for ({range})',
+        "«{said}» está por debajo de los {low} {unit} que pide la guía ({range})",
+    ),
+    "review_sample_high": (
+        '"{said}" is above the {high} {unit} the guide supports ({range})',
+        "«{said}» supera los {high} {unit} que admite la guía ({range})",
+    ),
+    "review_sample_ok": ('"{said}"', "«{said}»"),
+    "review_sample_unit_segment": ("per segment", "por segmento"),
+    "review_sample_unit_study": ("in all", "en total"),
+    "review_sample_none": ("no sample size stated", "no se indica el tamaño de la muestra"),
+    "review_ab_sample": (
+        "{stated} per arm is below the {needed} per arm that p = {p} and a change of {delta} "
+        "need (16 x p x (1 - p) / d^2)",
+        "{stated} por brazo está por debajo de los {needed} por brazo que piden p = {p} y un "
+        "cambio de {delta} (16 x p x (1 - p) / d^2)",
+    ),
+    "review_inline_sum": (
+        "{parts} is {right}, not {stated}",
+        "{parts} es {right}, no {stated}",
+    ),
+    "review_table_score": (
+        "{kind} score of {name} is {right}, not {stated}{ranking}",
+        "la puntuación {kind} de {name} es {right}, no {stated}{ranking}",
+    ),
+    "review_ranking_changes": ("; the ranking changes", "; el orden cambia"),
+    "review_rank_wrong": (
+        "{name} is ranked {stated}, but its {kind} score puts it at {right}",
+        "{name} está en el puesto {stated}, pero su puntuación {kind} lo pone en el {right}",
+    ),
+    "review_kano_category": (
+        "Kano category of {name} is {right} (the most answers), not {stated}",
+        "la categoría Kano de {name} es {right} (la más respondida), no {stated}",
+    ),
+    "review_kano_coefficient": (
+        "{coefficient} of {name} is {right}, not {stated}",
+        "{coefficient} de {name} es {right}, no {stated}",
+    ),
+    "review_nps": (
+        "NPS is {right} ({promoters} % promoters - {detractors} % detractors), not {stated}",
+        "el NPS es {right} ({promoters} % promotores - {detractors} % detractores), no {stated}",
+    ),
+    "review_sus_range": (
+        "SUS score {stated} is outside 0-100",
+        "la puntuación SUS {stated} está fuera de 0-100",
+    ),
+    "review_total": (
+        "{column} total is {right}, not {stated}",
+        "el total de {column} es {right}, no {stated}",
+    ),
+    "review_average": (
+        "{column} average is {right}, not {stated}",
+        "la media de {column} es {right}, no {stated}",
+    ),
+    "review_tables_ok": ("{count} row(s) recomputed", "{count} fila(s) recalculadas"),
+    "review_no_table": ("no {kind} table to recompute", "no hay tabla {kind} que recalcular"),
+    "review_decision": (
+        'plans "{found}" against the decision "{decision}" ({date})',
+        "plantea «{found}» en contra de la decisión «{decision}» ({date})",
+    ),
+    "review_decisions_ok": ("{count} decision(s) respected", "{count} decisión(es) respetada(s)"),
+    "review_needs_reader": (
+        "not assessed: needs a model or a person to judge",
+        "sin evaluar: lo tiene que juzgar un modelo o una persona",
+    ),
+    "review_rubric_context": (
+        "uses the project's facts (users, problem, constraints) where they matter",
+        "usa los datos del proyecto (usuarios, problema, restricciones) donde importan",
+    ),
+    "review_rubric_method": (
+        "applies the method to this request, not the method in general",
+        "aplica el método a esta petición, no el método en general",
+    ),
+    "review_model_quote_missing": (
+        "not assessed: the model's quote is not in the answer",
+        "sin evaluar: la cita del modelo no está en la respuesta",
+    ),
+    "review_model_unavailable": (
+        "model review unavailable: deterministic checks only",
+        "revisión del modelo no disponible: solo comprobaciones deterministas",
+    ),
+    "review_decision_question": (
+        'This answer plans "{found}", against the decision "{decision}" ({date}). Has that '
+        "decision changed? (yes / no)",
+        "Esta respuesta plantea «{found}», en contra de la decisión «{decision}» ({date}). "
+        "¿Ha cambiado esa decisión? (sí / no)",
+    ),
+    "review_decision_why": (
+        'changed when an answer to "{request}" planned it',
+        "cambiada cuando una respuesta a «{request}» lo planteó",
+    ),
+    "work_reviewing_answer": ("reviewing the answer…", "revisando la respuesta…"),
+    "work_doing_reviewing_answer": ("the answer was reviewed", "se revisaba la respuesta"),
+    "report_checked": ("Verified: {items}.", "Verificado: {items}."),
+    "report_needs_person": ("Needs a person: {items}.", "Necesita una persona: {items}."),
+    "report_nothing_checked": ("Nothing was checked.", "No se comprobó nada."),
     # -- the turn: task choice, answers again, proposals ------------------------------------
     "choose_again": (
         "That did not pick one. Reply with a number, or describe what you need:",
@@ -774,7 +912,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Las respuestas no citan ninguna guía con bibliografía.",
     ),
     "report_page": ("Page {page} of {pages}", "Página {page} de {pages}"),
-    "report_checklist": ("Checklist", "Lista de comprobación"),
+    "report_checklist": ("Checked", "Comprobado"),
+    "report_check_outline": ("the outline's parts", "las partes del esquema"),
+    "report_check_tables": ("the recomputed scores", "las puntuaciones recalculadas"),
+    "report_check_totals": ("totals and averages", "totales y medias"),
+    "report_check_percentages": ("the percentages", "los porcentajes"),
+    "report_check_sample_size": ("the sample size", "el tamaño de la muestra"),
+    "report_check_citations": ("the cited guide sections", "las secciones de guía citadas"),
+    "report_check_limitations": ("the limitations", "las limitaciones"),
+    "report_check_confidence": ("the stated confidence", "la confianza indicada"),
+    "report_check_decisions": ("the project's decisions", "las decisiones del proyecto"),
     "report_no_checklist": ("No checklist stored.", "No hay lista de comprobación guardada."),
     "report_passed": ("passed", "cumplido"),
     "report_failed": ("failed", "no cumplido"),

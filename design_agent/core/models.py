@@ -14,6 +14,7 @@ from pydantic import (
     Field,
     StringConstraints,
     field_validator,
+    model_validator,
 )
 
 Identifier = Annotated[
@@ -72,6 +73,40 @@ class TaskSpanish(StrictModel):
 
 Length = Literal["short", "medium", "long"]
 
+# What a method's answer holds that the review recomputes (knowledge/review/): its tables
+# (RICE, ICE, SUS, Kano, NPS, a revenue index) and an A/B test's sample per arm.
+Recomputed = Literal["rice", "ice", "sus", "kano", "nps", "revenue", "ab_sample"]
+
+
+class SampleSize(StrictModel):
+    """The range the method's guide supports: e.g. 5 to 8 participants per segment."""
+
+    min: int = Field(ge=1)
+    max: int | None = Field(default=None, ge=1)
+    # "segment": the count is per user group ("5 per segment"); "study": the total.
+    per: Literal["segment", "study"] = "segment"
+    # Who is counted, when not the study's participants ("evaluators"): words in both
+    # languages; by default the people words of the review's words.yaml.
+    who: list[NonEmpty] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _range(self) -> SampleSize:
+        if self.max is not None and self.max < self.min:
+            raise ValueError(f"max {self.max} is below min {self.min}")
+        return self
+
+
+class TaskReview(StrictModel):
+    """What a good deliverable of the method has, beyond what every answer is held to
+    (its outline's parts, real citations, limitations, a confidence line, the project's
+    decisions respected, percentages that can be): the tables whose scores and ranking
+    are recomputed, the sample size the guide supports, and the points only a reader (a
+    model on the fast tier, or a person) can judge."""
+
+    recompute: list[Recomputed] = Field(default_factory=list)
+    sample_size: SampleSize | None = None
+    rubric: list[Localized] = Field(default_factory=list, max_length=6)
+
 
 class Agent(StrictModel):
     """A specialist persona that answers the tasks assigned to it."""
@@ -115,6 +150,9 @@ class Task(StrictModel):
     # its prompt gets the evidence block, its answer's quotes are checked, its counts computed.
     evidence: Literal["synthesis", "survey"] | None = None
     es: TaskSpanish | None = None
+    # What the answer's review checks for this method (issue 26); every method gets the
+    # common checks without it.
+    review: TaskReview = Field(default_factory=lambda: TaskReview())
 
     def description_in(self, language: str) -> str:
         """The description in `language` when written, otherwise in English."""

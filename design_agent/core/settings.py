@@ -155,6 +155,11 @@ class Settings(BaseModel):
         default_factory=EvidenceSetting,
         description="evidence.anonymise: names replaced by participant ids (P3) when sent",
     )
+    model_review: bool = Field(
+        True,
+        description="after a real AI CLI's answer, its fast model grades the review's points "
+        "a reader judges, quoting the answer; off: the deterministic checks alone",
+    )
     keyframe_every: int = Field(
         50,
         ge=1,

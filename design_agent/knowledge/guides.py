@@ -253,6 +253,14 @@ class Knowledge:
         order = {id(s): i for i, s in enumerate(sections)}
         return sorted(chosen, key=lambda s: order[id(s)])
 
+    def headings_of(self, name: str) -> set[str] | None:
+        """Every heading a guide or material has, in every language it is written in; None
+        when the catalogue has no file of that name."""
+        if name not in self._catalogue.guides and name not in self._catalogue.materials:
+            return None
+        languages = ["en", *COMPANION_FOLDERS]
+        return {s.heading for lang in languages for s in self.sections(name, lang)}
+
     def known_citations(self, task: Task) -> set[tuple[str, str]]:
         """(source, heading) pairs that exist in the task's guides and materials,
         in every language they are written in."""

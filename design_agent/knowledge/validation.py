@@ -1,155 +1,111 @@
-"""Step 7: the checklist computed on an answer, stored with the turn.
+"""Step 7: the review of an answer, stored with the turn (issue 26).
 
-Every check is measured on the text, not asked of the model: context used,
-method applied, confidence stated, limitations noted, sources cited,
-terminology consistent, the task's expected-output items, and citations that
-point to sections that were really loaded.
-"""
+Every method's answer is held to the same common checks (its outline's parts found by
+heading in its language, totals and percentages that can be, real citations, its
+limitations, a stated confidence, the project's recorded decisions), plus what its entry
+in tasks.yaml declares under `review:` (tables recomputed, the sample size its guide
+supports, points only a reader can judge). Each check kind lives in knowledge/review/;
+this module only runs the ones a method declares and gathers their items."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Callable, Collection
 
 from design_agent.core.checklist import CheckItem, Validation
+from design_agent.core.messages import say
 from design_agent.core.models import Task
-from design_agent.core.text import fold, word_set
+from design_agent.knowledge.review.citations import citation_items, citations_in
+from design_agent.knowledge.review.decisions import RecordedDecision, decision_items
+from design_agent.knowledge.review.document import Document
+from design_agent.knowledge.review.kano import kano_item
+from design_agent.knowledge.review.nps import nps_item
+from design_agent.knowledge.review.outline import outline_items
+from design_agent.knowledge.review.percentages import percentage_item
+from design_agent.knowledge.review.power import ab_sample_item
+from design_agent.knowledge.review.sample_size import sample_size_item
+from design_agent.knowledge.review.scoring import scoring_item
+from design_agent.knowledge.review.statements import confidence_item, limitations_item
+from design_agent.knowledge.review.sus import sus_item
+from design_agent.knowledge.review.totals import totals_item
 
-CITATION = re.compile(r"\[([A-Za-z0-9_.-]+\.(?:md|csv|txt))\s*>\s*([^\]\n]+?)\s*\]")
-CONFIDENCE = re.compile(
-    r"\b(confidence|confident|certainty|likely|confianza|seguridad|probable)\b", re.IGNORECASE
-)
-LIMITATIONS = re.compile(
-    r"\b(limitations?|assumptions?|caveats?|risks?|unknowns?|limitaci[oó]n(es)?|supuestos?"
-    r"|riesgos?|advertencias?)\b",
-    re.IGNORECASE,
-)
+__all__ = ["RecordedDecision", "citations_in", "rubric_items", "validate_answer"]
 
-
-# What an offline answer's text cannot show: it names the method because it quotes it.
-UNJUDGEABLE_OFFLINE = frozenset({"method", "terminology"})
-
-
-def citations_in(text: str) -> list[tuple[str, str]]:
-    """(source, heading) of every `[file.md > Heading]` citation, in order, de-duplicated."""
-    seen: dict[tuple[str, str], None] = {}
-    for match in CITATION.finditer(text):
-        seen[(match.group(1), match.group(2).strip())] = None
-    return list(seen)
+TABLES: dict[str, Callable[[Document], CheckItem]] = {
+    "rice": lambda doc: scoring_item(doc, "rice"),
+    "ice": lambda doc: scoring_item(doc, "ice"),
+    "sus": sus_item,
+    "kano": kano_item,
+    "nps": nps_item,
+    "revenue": lambda doc: scoring_item(doc, "revenue"),
+    "ab_sample": ab_sample_item,
+}
+# The points every method's answer is read for by a model (or a person): not judged from
+# words, so never failed for not repeating the project's name.
+COMMON_RUBRIC = ("review_rubric_context", "review_rubric_method")
 
 
 def validate_answer(
     answer: str,
     task: Task,
     language: str,
-    loaded_sections: set[tuple[str, str]],
-    project_terms: Iterable[str],
+    sent: Collection[tuple[str, str]],
+    headings_of: Callable[[str], Collection[str] | None] = lambda _: None,
+    decisions: Collection[RecordedDecision] = (),
     offline: bool = False,
 ) -> Validation:
-    """Compute the checklist; `loaded_sections` holds (source, heading.lower()) pairs.
-    `offline`: the answer is the offline skeleton, built from the method's own words, so
-    whether the method was applied cannot be judged from the text."""
-    cited = citations_in(answer)
-    invalid = [f"[{s} > {h}]" for s, h in cited if (s, h.lower()) not in loaded_sections]
-    answer_words = word_set(answer)
+    """The review's items for `answer`. `sent`: the (source, heading) pairs of the guide
+    sections the prompt carried; `headings_of`: the headings a guide or material of the
+    catalogue has (None: no such file), so that only an invented section is named;
+    `offline`: the answer is the offline skeleton, written from the outline itself, so its
+    parts say nothing about it."""
+    doc = Document(answer, language)
+    sources = {source for source, _ in citations_in(answer)}
+    known = {(s, h) for s in sources for h in (headings_of(s) or ())}
+    cited, invalid = citation_items(
+        doc, sent, known, {s for s in sources if headings_of(s) is not None}
+    )
+    outline = outline_items(doc, task.outline(language))
+    decided = decision_items(doc, list(decisions))
+    if offline:  # written from the outline and the guide (its alternatives too): no plan
+        pending = say("review_needs_reader", language)
+        outline = [_not_assessed(item, pending) for item in outline]
+        decided = [_not_assessed(item, pending) for item in decided]
+    review = task.review
     items = [
-        _context_item(answer_words, set(project_terms)),
-        _method_item(answer, task, language),
-        CheckItem(
-            id="confidence", label="confidence stated", passed=bool(CONFIDENCE.search(answer))
-        ),
-        CheckItem(
-            id="limitations", label="limitations noted", passed=bool(LIMITATIONS.search(answer))
-        ),
-        CheckItem(
-            id="sources",
-            label="sources cited",
-            passed=bool(cited) and len(invalid) < len(cited),
-            detail=f"{len(cited)} citation(s)",
-        ),
-        _terminology_item(answer, task, language),
-        *_expected_output_items(answer_words, task, language),
+        *outline,
+        *(TABLES[kind](doc) for kind in review.recompute),
+        totals_item(doc),
+        percentage_item(doc),
+        *([sample_size_item(doc, review.sample_size)] if review.sample_size else []),
+        cited,
+        limitations_item(doc),
+        confidence_item(doc),
+        *decided,
+        *rubric_items(task, language),
     ]
-    if offline:
-        items = [
-            _not_assessed(item)
-            if item.id in UNJUDGEABLE_OFFLINE or item.id.startswith("output_")
-            else item
-            for item in items
-        ]
     return Validation(
-        items=items, citations=[f"[{s} > {h}]" for s, h in cited], invalid_citations=invalid
-    )
+        items=items, citations=[f"[{s} > {h}]" for s, h in citations_in(answer)],
+        invalid_citations=invalid,
+    )  # fmt: skip
 
 
-def _not_assessed(item: CheckItem) -> CheckItem:
-    return item.model_copy(
-        update={"passed": False, "assessed": False, "detail": "not assessed offline"}
-    )
-
-
-def _context_item(answer_words: set[str], project_terms: set[str]) -> CheckItem:
-    if not project_terms:
-        return CheckItem(
-            id="context", label="project context integrated", passed=True, detail="no context yet"
+def rubric_items(task: Task, language: str) -> list[CheckItem]:
+    """The points only a reader can judge, not assessed until a model grades them."""
+    texts = [say(key, language) for key in COMMON_RUBRIC]
+    texts += [point.get(language) for point in task.review.rubric]
+    pending = say("review_needs_reader", language)
+    return [
+        CheckItem(
+            id=f"rubric_{i + 1}",
+            label=text,
+            passed=False,
+            assessed=False,
+            detail=pending,
+            by="model",
         )
-    used = sorted(answer_words & project_terms)
-    return CheckItem(
-        id="context",
-        label="project context integrated",
-        passed=len(used) >= min(2, len(project_terms)),
-        detail=", ".join(used[:5]),
-    )
-
-
-def _method_item(answer: str, task: Task, language: str) -> CheckItem:
-    folded = fold(answer)
-    names = [
-        fold(task.name.get(language)),
-        fold(task.name.en),
-        *map(fold, _keywords(task, language)),
+        for i, text in enumerate(texts)
     ]
-    hit = next((n for n in names if n and n in folded), None)
-    return CheckItem(id="method", label="method applied", passed=hit is not None, detail=hit or "")
 
 
-def _terminology_item(answer: str, task: Task, language: str) -> CheckItem:
-    """The method is named the same way throughout: one preferred term dominates."""
-    folded = fold(answer)
-    # The name and the leading keywords are the method's names; later keywords are
-    # ordinary method vocabulary that a good answer uses freely.
-    names = {task.name.get(language), *_keywords(task, language)[:5]}
-    counts = {k: folded.count(fold(k)) for k in names}
-    used = {k: n for k, n in counts.items() if n}
-    top = max(used.values(), default=0)
-    consistent = bool(used) and top >= sum(used.values()) / 2
-    return CheckItem(
-        id="terminology",
-        label="terminology consistent",
-        passed=consistent,
-        detail=", ".join(sorted(used, key=lambda k: -used[k])[:3]),
-    )
-
-
-def _expected_output_items(answer_words: set[str], task: Task, language: str) -> list[CheckItem]:
-    # The expected-output parts are written in English; a word check on a Spanish
-    # answer would fail for the wrong reason, so they are checked on English answers.
-    if language != "en":
-        return []
-    items: list[CheckItem] = []
-    for i, part in enumerate(task.expected_output):
-        wanted = word_set(part, min_length=4)
-        found = len(wanted & answer_words)
-        items.append(
-            CheckItem(
-                id=f"output_{i + 1}",
-                label=part,
-                passed=bool(wanted) and found >= max(1, (len(wanted) + 1) // 2),
-                detail=f"{found}/{len(wanted)} key words present",
-            )
-        )
-    return items
-
-
-def _keywords(task: Task, language: str) -> list[str]:
-    return list(task.keywords.es if language == "es" else task.keywords.en)
+def _not_assessed(item: CheckItem, detail: str) -> CheckItem:
+    return item.model_copy(update={"passed": False, "assessed": False, "detail": detail})

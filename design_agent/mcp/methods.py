@@ -228,8 +228,9 @@ def review_answer(args: ReviewAnswer, call: Call) -> Review:
     # them (method_brief, the guide resources), so only a citation of none is unknown.
     sent = call.knowledge.known_citations(task)
     found, report = reviewed(
-        services.memory, project.id, args.answer, task, language, context, sent
-    )
+        services.memory, project.id, args.answer, task, language, context, sent, False,
+        call.knowledge.headings_of,
+    )  # fmt: skip
     failed = [i for i in found.items if i.assessed and not i.passed]
     return Review(
         method_id=task.id,

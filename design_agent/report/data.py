@@ -67,8 +67,9 @@ class ReportDecision(_Frozen):
 
 
 class CheckItem(_Frozen):
-    """One checklist item as stored with the answer."""
+    """One item of an answer's stored review."""
 
+    id: str = ""
     label: str
     status: CheckStatus
 
@@ -325,6 +326,7 @@ def _request(memory: Memory, turn: Turn) -> str:
 
 def _check(item: dict[str, Any]) -> CheckItem:
     label = str(item.get("label") or item.get("id") or "?")
+    key = str(item.get("id") or "")
     if item.get("assessed") is False:
-        return CheckItem(label=label, status="not_assessed")
-    return CheckItem(label=label, status="passed" if item.get("passed") else "failed")
+        return CheckItem(id=key, label=label, status="not_assessed")
+    return CheckItem(id=key, label=label, status="passed" if item.get("passed") else "failed")

@@ -21,6 +21,7 @@ from markdown_it.token import Token
 from design_agent.core.evidence import QuoteCheck, ThemeCount
 from design_agent.core.messages import say
 from design_agent.evidence.verify import coverage_line
+from design_agent.report.checked import checked_note
 from design_agent.report.data import ReportAnswer, ReportData
 from design_agent.report.links import keep_safe_links
 from design_agent.report.outline import (
@@ -229,10 +230,7 @@ def _quote(q: QuoteCheck) -> str:
 def _checklist(answer: ReportAnswer, lang: str) -> str:
     if not answer.checklist:
         return say("report_no_checklist", lang)
-    return "\n".join(
-        f"- {inline(item.label)}: **{say('report_' + item.status, lang)}**"
-        for item in answer.checklist
-    )
+    return checked_note(answer.checklist, lang)
 
 
 # -- keeping an answer inside its section ---------------------------------------------------

@@ -11,7 +11,7 @@ a turn, and how to show an action's result (the budget's question stops an answe
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -32,10 +32,12 @@ from design_agent.memory.faults import STORAGE_ERRORS
 from design_agent.memory.models import Project, ProjectContext
 from design_agent.memory.recovery import Unsaved, not_saved, reserve
 from design_agent.providers.resolve import Resolution, missing_notice
+from design_agent.providers.side_call import side_call
 from design_agent.turn.budget import budget_gate
 from design_agent.turn.clarify import TaskChooser
 from design_agent.turn.evidence import evidence_event, evidence_for
 from design_agent.turn.fallback import FallbackChain
+from design_agent.turn.model_review import REVIEW_TIMEOUT, grade, points
 from design_agent.turn.questions import reasked
 from design_agent.turn.recording import save_answer, save_exchange, save_request
 from design_agent.turn.request_builder import BuiltRequest, RequestInputs, build_request
@@ -45,6 +47,7 @@ from design_agent.understanding.conversation import ConversationState, LastAnswe
 
 if TYPE_CHECKING:
     from design_agent.actions.base import ActionContext, ActionResult, AnswerAgain
+    from design_agent.core.checklist import Validation
     from design_agent.providers.run import ProviderRun
     from design_agent.turn.answer_stream import AnswerStream
     from design_agent.turn.session import Services
@@ -277,8 +280,9 @@ class Answering:
         task = chosen.task
         validation, report = reviewed(
             self.memory, turn.project.id, stream.text, task, turn.language, turn.context,
-            request.loaded, request.offline,
+            request.loaded, request.offline, self.services.knowledge.headings_of,
         )  # fmt: skip
+        validation = yield from self._graded(stream, request, validation, turn)
         yield Validated(
             step=7, ms=timer.lap("validation"), validation=validation, summary=validation.summary()
         )
@@ -299,6 +303,7 @@ class Answering:
         turn.conversation.last = _last_answer(chosen, user_turn, agent_turn)
         moved_on(turn, agent_turn)
         yield from self._propose(turn, stream, agent_turn, task.id)
+        yield from self._conflicts(turn, stream, validation, chosen.request_text)
         yield from reasked(turn)
         yield _finished(turn, chosen, agent, stream, validation, timer)
         if stream.error is not None:
@@ -382,6 +387,49 @@ class Answering:
         if proposal is not None and proposal.done is not None:
             turn.conversation.pending = proposal.pending
             yield proposal.done
+
+    def _graded(
+        self, stream: AnswerStream, request: BuiltRequest, validation: Validation, turn: TurnState
+    ) -> Generator[Any, None, Validation]:
+        """The review's model-graded pass (model_review.py), after the answer has streamed:
+        on a real CLI's complete answer, when the setting is on. A cancel during it keeps
+        the deterministic checks, as a failure does."""
+        spec = self.services.adapters.get(stream.provider)
+        settings = turn.prefs.settings
+        if request.offline or stream.status != "complete" or spec is None or spec.is_offline:
+            return validation
+        if not settings.model_review or not points(validation):
+            return validation
+        try:
+            graded: Validation = yield from side_call(
+                "reviewing_answer",
+                turn.language,
+                lambda: grade(
+                    stream.text, validation, spec, settings, self.services.environ, turn.language
+                ),
+                spec.display_name,
+                REVIEW_TIMEOUT,
+            )
+        except CancelledError:
+            return validation.model_copy(update={"model_review": "unavailable"})
+        return graded
+
+    def _conflicts(
+        self, turn: TurnState, stream: AnswerStream, validation: Validation, request: str
+    ) -> Iterator[ActionDone]:
+        """A complete answer that plans against a recorded decision: whether the decision
+        changed is asked (unless another question is open: the answer's own proposals)."""
+        flagged = [i for i in validation.failed if i.decision_id is not None]
+        if stream.status != "complete" or not flagged or turn.conversation.pending is not None:
+            return
+        from design_agent.actions.decision_changes import ask_about_conflict
+
+        decision_id = flagged[0].decision_id
+        assert decision_id is not None
+        asked = ask_about_conflict(decision_id, stream.text, request, self.context_of(turn))
+        if asked is not None and asked.done is not None:
+            turn.conversation.pending = asked.pending
+            yield asked.done
 
     def recalled(self, message: str, project: Project, context: ProjectContext) -> list[PastTurn]:
         """Older turns found by search when the message refers to the past."""

@@ -166,6 +166,7 @@ class Comparison:
             self.context,
             side.request.loaded,
             side.request.offline,
+            self.services.knowledge.headings_of,
         )
         memory = self.services.memory
         with memory.transaction():

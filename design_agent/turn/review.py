@@ -10,11 +10,10 @@ quote is verified) reaches all of them at once.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
-from design_agent.knowledge.validation import validate_answer
-from design_agent.turn.grounding import project_terms
+from design_agent.knowledge.validation import RecordedDecision, validate_answer
 
 if TYPE_CHECKING:
     from design_agent.core.checklist import Validation
@@ -22,6 +21,8 @@ if TYPE_CHECKING:
     from design_agent.core.models import Task
     from design_agent.memory.facade import Memory
     from design_agent.memory.models import ProjectContext
+
+Headings = Callable[[str], Collection[str] | None]
 
 
 def review(
@@ -31,13 +32,26 @@ def review(
     context: ProjectContext,
     sent: Collection[tuple[str, str]],
     offline: bool = False,
+    headings_of: Headings | None = None,
 ) -> Validation:
-    """The review of `answer` to `task`, in `language`, for the project in `context` (its
-    facts and the decisions on the path it continues from). `sent` holds the (source,
-    heading.lower()) pairs of the guide sections the writer had: a citation of any other
-    is named as unknown. `offline`: the answer is the offline skeleton (some items cannot
-    be judged from its text)."""
-    return validate_answer(answer, task, language, set(sent), project_terms(context), offline)
+    """The review of `answer` to `task`, in `language`, for the project in `context` (the
+    decisions on the path it continues from). `sent` holds the (source, heading) pairs of
+    the guide sections the writer had; `headings_of` what each guide of the catalogue has,
+    so a citation of a section no guide has is named as invented. `offline`: the answer is
+    the offline skeleton (its outline says nothing about it)."""
+    return validate_answer(
+        answer, task, language, sent, headings_of or (lambda _: None),
+        recorded_decisions(context), offline,
+    )  # fmt: skip
+
+
+def recorded_decisions(context: ProjectContext) -> list[RecordedDecision]:
+    """The project's current decisions, as the review reads them."""
+    return [
+        RecordedDecision(d.id, d.decision, d.timestamp.date().isoformat())
+        for d in context.decisions
+        if d.status == "current"
+    ]
 
 
 def reviewed(
@@ -49,13 +63,14 @@ def reviewed(
     context: ProjectContext,
     sent: Collection[tuple[str, str]],
     offline: bool = False,
+    headings_of: Headings | None = None,
 ) -> tuple[Validation, EvidenceReport | None]:
     """`review`, then the answer's quotes verified against the project's evidence (a
     research method's answer, or any answer citing segment ids): the validation with the
     evidence in it and its checklist item, and the evidence report (None: nothing to check)."""
     from design_agent.turn.evidence import check_evidence
 
-    validation = review(answer, task, language, context, sent, offline)
+    validation = review(answer, task, language, context, sent, offline, headings_of)
     return check_evidence(memory, project_id, task, answer, validation)
 
 

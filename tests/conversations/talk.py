@@ -77,7 +77,8 @@ class Conversation:
         empty = tmp_path / "empty-bin"
         empty.mkdir(exist_ok=True)
         # No AI CLI on PATH: a provider exists only when a test installs a fake one.
-        self.environ: dict[str, str] = {"PATH": str(empty)}
+        # No review's graded pass: a fake CLI here replays an answer, never a verdict.
+        self.environ: dict[str, str] = {"PATH": str(empty), "DESIGN_AGENT_MODEL_REVIEW": "off"}
         self.app: AppContext | None = None
         self.restart()
         set_setting(self.services.home, "provider", "offline")

@@ -77,6 +77,8 @@ def start_server(
         DESIGN_AGENT_ENV_PASSTHROUGH="FAKE_*",
         FAKE_RECORDING=recording("web_claude_hostile"),
         FAKE_DELAY="0.06",
+        # The fake replays one recording per run: no review's graded pass after the answer.
+        DESIGN_AGENT_MODEL_REVIEW="off",
     )
     env.update(extra or {})
     env[CACHE_ENV] = str(cache)

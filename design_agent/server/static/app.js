@@ -379,6 +379,7 @@
     } else {
       renderText(view);
       showEvidence(view, (row.validation || {}).evidence);
+      showReview(view, row.validation);
       view.footer.replaceChildren(storedFooter(row));
       view.footer.appendChild(answerTools(view, isLast));
       if (row.status === "cancelled" || row.status === "failed") {
@@ -770,6 +771,7 @@
     renderText(view);
     view.status.textContent = [data.task_name, data.agent_role].filter(Boolean).join(" · ");
     showEvidence(view, data.evidence);
+    showReview(view, data.validation);
     if (data.task) {
       view.footer.replaceChildren(liveFooter(data, view.matched));
       view.footer.appendChild(answerTools(view, true));
@@ -1087,7 +1089,27 @@
     var parts = [["checklist", t("footer_checklist", { passed: passed, total: assessed.length })]];
     var skipped = validation.items.length - assessed.length;
     if (skipped) parts.push(["skipped", tn("footer_not_assessed", skipped)]);
+    if (validation.model_review === "unavailable") parts.push(["review", t("review_unavailable")]);
     return parts;
+  }
+
+  /* The review's failed items under the answer (issue 26): what is wrong, one line each,
+   * in the answer's language as the review wrote it. */
+  function showReview(view, validation) {
+    if (!validation || !validation.items) return;
+    var failed = validation.items.filter(function (item) {
+      return item.assessed !== false && !item.passed;
+    });
+    if (!failed.length) return;
+    var box = make("section", "review-failed");
+    box.setAttribute("aria-label", t("review_heading"));
+    box.appendChild(make("h3", null, t("review_heading")));
+    var list = make("ul");
+    failed.forEach(function (item) {
+      list.appendChild(make("li", null, item.detail || item.label));
+    });
+    box.appendChild(list);
+    view.root.insertBefore(box, view.footer);
   }
 
   /* A research answer's quotes as checked against the sources (issue 29): each verified
