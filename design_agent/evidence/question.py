@@ -16,7 +16,10 @@ from design_agent.core.lexicon import LexiconWords
 from design_agent.core.text import fold, words
 
 OPENERS = LexiconWords("question_openers")
+OPENER_TYPOS = LexiconWords("opener_typos")
 SAYING = LexiconWords("saying_verbs")
+SAYING_PHRASES = LexiconWords("saying_phrases")
+SPEAKER_CLAUSES = LexiconWords("speaker_clauses")
 SAID_BY_THEM = LexiconWords("said_by_them")
 SPEAKERS = LexiconWords("evidence_speakers")
 SOURCES = LexiconWords("evidence_sources")
@@ -29,20 +32,27 @@ MAX_WORDS = 16  # a longer message is a brief with a question in it, not a quest
 # empathy map's quadrants, not a question about what was said.
 MAX_SAYING = 1
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[\s,;:]*(?=¿)")  # a Spanish question opens
+# A lead-in before the question ("before we move on, what did..."; "quick one: what...").
+LEAD_IN = re.compile(r"^(?:[^\s,:;]+\s+){0,4}[^\s,:;]+[,:;]\s*(?=\S)")  # up to five words
+# A feature's hyphenated name ("the invite-your-team step") is one thing, not its words.
+HYPHENATED = re.compile(r"(?<=\w)-(?=\w)")
 
 
 def asks_evidence(message: str) -> bool:
     """Whether `message` is a question about what people said in the evidence: its question
     is read (the last sentence put as one: "the client says it is dull. what would you
     change?" asks about the design)."""
-    message = _question_of(message)
+    message = _question_of(HYPHENATED.sub("", message))
     found = words(message)
     if not found or len(found) > MAX_WORDS or not _put_as_question(message, found):
         return False
-    present = set(found)
-    if present & NOT_EVIDENCE or len(present & SAYING) > MAX_SAYING:
-        return False
     joined = f" {' '.join(found)} "
+    for clause in SPEAKER_CLAUSES:  # "the customers we interviewed": they are who spoke
+        joined = joined.replace(f" {clause} ", " ")
+    present = set(joined.split())
+    saying = len(present & SAYING) + sum(f" {p} " in joined for p in SAYING_PHRASES)
+    if present & NOT_EVIDENCE or saying > MAX_SAYING:
+        return False
     if any(f" {phrase} " in joined for phrase in INSIDE):
         return False
     if present & SAID_BY_THEM:
@@ -50,14 +60,22 @@ def asks_evidence(message: str) -> bool:
     if present & SOURCES and present & TOPIC and found[0] in OPENERS:
         return True  # "anything in the transcripts about parking?"
     speaker = bool(present & (SPEAKERS | SOURCES)) or any(map(PARTICIPANT_CODE.match, found))
-    return speaker and bool(present & SAYING)
+    return speaker and saying > 0
 
 
 def _question_of(message: str) -> str:
     asked = [s for s in SENTENCE_END.split(message.strip()) if s.rstrip().endswith("?")]
-    return asked[-1] if asked else message
+    question = asked[-1] if asked else message
+    lead_in = LEAD_IN.match(question)
+    if lead_in is not None:
+        rest = question[lead_in.end() :]
+        first = words(rest)[:1]
+        if first and (first[0] in OPENERS or first[0] in OPENER_TYPOS):
+            return rest
+    return question
 
 
 def _put_as_question(message: str, found: list[str]) -> bool:
     text = fold(message).strip()
-    return text.endswith("?") or text.startswith("¿") or found[0] in OPENERS
+    opens = found[0] in OPENERS or found[0] in OPENER_TYPOS
+    return text.endswith("?") or text.startswith("¿") or opens
