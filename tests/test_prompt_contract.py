@@ -287,3 +287,27 @@ def test_show_prompt_refuses_an_action_and_saves_nothing(home):
     assert shown.returncode == 2
     assert "not a design request" in shown.stderr
     assert "Atlas" not in ask(home, "projects", "list").stdout
+
+
+def test_show_prompt_shows_a_brief_a_normal_and_a_detailed_request_differently(home, tmp_path):
+    from test_ask import ask
+
+    binary = install_fake(tmp_path / "bin", "claude")  # a context window the guide fits in
+    env = {"DESIGN_AGENT_PROVIDER": "claude", "DESIGN_AGENT_CLAUDE_BIN": str(binary)}
+    message = "Plan a usability test for the checkout flow"
+    shown = {}
+    for verbosity in ("brief", "normal", "detailed"):
+        assert ask(home, "config", "set", "verbosity", verbosity).returncode == 0
+        result = ask(home, "ask", "--show-prompt", "--json", message, env=env)
+        assert result.returncode == 0, result.stderr
+        shown[verbosity] = json.loads(result.stdout)["stdin"]
+    brief, normal, detailed = shown["brief"], shown["normal"], shown["detailed"]
+    assert "1. Research goals and questions / Participant criteria and recruiting plan" in brief
+    assert "1. Research goals and questions\n2. Participant criteria" in normal
+    titles = {v: re.findall(r'<section title="([^"]+)">', shown[v]) for v in shown}
+    assert {"Summary", "Procedure", "Pitfalls"} <= set(titles["brief"])
+    assert len(titles["brief"]) < len(titles["normal"]) <= len(titles["detailed"])
+    assert "<example " in detailed and "<example " not in normal
+    assert len(brief) <= 0.7 * len(detailed) and len(brief) < len(normal) < len(detailed)
+    assert "Length: about 250-400 words." in brief
+    assert "Length: about 1,500-2,500 words." in detailed

@@ -253,3 +253,33 @@ def test_every_language_of_the_frame_has_the_same_words():
     assert english.keys() == spanish.keys() and len(english) > 30
     notes = [lexicon().table("material_notes", lang) for lang in ("en", "es")]
     assert notes[0].keys() == notes[1].keys()
+
+
+# -- a request the method's deliverable fits -----------------------------------------------------
+
+FITTING = [
+    ("design critique of this screen", "design_critique"),
+    ("crítica de diseño de la pantalla de pago", "design_critique"),
+    ("review the checkout screen against usability heuristics", "heuristic_evaluation"),
+    ("write the error message for a declined card", "error_messages"),
+    ("revisa la accesibilidad de la pantalla de registro", "accessibility_audit"),
+]
+
+
+@pytest.mark.parametrize(("message", "task_id"), FITTING)
+def test_a_request_about_one_screen_goes_to_the_method_whose_deliverable_fits(
+    bundled_matcher, message, task_id
+):
+    found = bundled_matcher.match(message)
+    assert found.best is not None and found.best.task_id == task_id, found.candidates[:3]
+
+
+def test_a_critique_of_one_screen_gets_its_outline_written_for_the_screen(catalogue, knowledge):
+    asked = ask(catalogue, knowledge, "design_critique", "design critique of this screen")
+    rules = instructions_of(asked.prompt)
+    assert "1. Critique goal and feedback requested" in rules
+    assert frame("en")["outline_fit"] in rules, "the session outline adapts to one screen"
+    assert (
+        "the screen or flow under review"
+        not in rules.split("This method works from:")[1].split("\n- ")[1]
+    ), "the screen is named in the request"

@@ -210,7 +210,8 @@ class Knowledge:
         """All sections of one guide (.md) or material (a material is one section);
         a guide's companion sections replace the English ones in `language`."""
         if name not in self._catalogue.guides:
-            return self._read(self._catalogue.materials[name], name, "material")
+            written = "es" if re.search(r"_es\.[a-z]+$", name) else "en"
+            return self._read(self._catalogue.materials[name], name, "material", written)
         path = self._catalogue.guides[name]
         english = self._read(path, name, "guide")
         folder = COMPANION_FOLDERS.get(language)
@@ -229,7 +230,7 @@ class Knowledge:
         if path not in self._cache:
             text = path.read_text(encoding="utf-8")
             if kind == "material" and not name.endswith(".md"):
-                self._cache[path] = [Section(name, "Data", text.strip(), 0, kind)]
+                self._cache[path] = [Section(name, "Data", text.strip(), 0, kind, language)]
             else:
                 self._cache[path] = split_sections(name, text, kind, language)
         return self._cache[path]

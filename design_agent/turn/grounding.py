@@ -89,4 +89,5 @@ def grounding(
             **({"briefs": briefs} if briefs else {}),
         },
         decisions=[d.decision for d in context.decisions],
+        briefs={f.filename: f.content for f in context.briefs},
     )
