@@ -311,3 +311,21 @@ def test_show_prompt_shows_a_brief_a_normal_and_a_detailed_request_differently(h
     assert len(brief) <= 0.7 * len(detailed) and len(brief) < len(normal) < len(detailed)
     assert "Length: about 250-400 words." in brief
     assert "Length: about 1,500-2,500 words." in detailed
+
+
+def test_the_contracts_verbosity_table_says_what_the_profiles_send():
+    from design_agent.knowledge.shape import PROFILES
+
+    document = (Path(__file__).resolve().parent.parent / "docs" / "prompt-contract.md").read_text(
+        encoding="utf-8"
+    )
+    table = document.split("## Verbosity")[1].split("\n\n")[2]
+    rows = {line.split("|")[1].strip(): line for line in table.splitlines()[2:]}
+    assert set(rows) == set(PROFILES)
+    for name, shape in PROFILES.items():
+        row = rows[name]
+        assert ("merged" in row) == shape.merge_outline, name
+        assert ("worked examples" in row) == shape.examples, name
+        rows_said = f"{shape.material_rows} nearest rows" if shape.material_rows else "a pointer"
+        assert rows_said in row, name
+    assert frame("en")["no_facts"] in document, "what an empty project sends"
