@@ -107,6 +107,8 @@ class AssembledPrompt:
     # Each block's text by name (BLOCKS; empty ones left out): the MCP brief of a method is
     # the prompt without its `request` block.
     blocks: dict[str, str] = field(default_factory=dict)
+    # What the prompt names as not given yet (key facts, then the method's inputs).
+    missing: list[str] = field(default_factory=list)
 
     @property
     def total_tokens(self) -> int:
@@ -167,7 +169,10 @@ def assemble(
     user = [blocks[name] for name in BLOCKS[1:] if blocks.get(name)]
     tokens = {name: estimate_tokens(blocks[name]) if blocks.get(name) else 0 for name in BLOCKS}
     kept = {name: blocks[name] for name in BLOCKS if blocks.get(name)}
-    return AssembledPrompt(blocks["persona"], "\n\n".join(user), sections, tokens, dropped, kept)
+    missing = facts.missing(language)
+    return AssembledPrompt(
+        blocks["persona"], "\n\n".join(user), sections, tokens, dropped, kept, missing
+    )
 
 
 def persona_block(agent: Agent, language: str) -> str:
