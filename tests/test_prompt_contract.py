@@ -22,7 +22,7 @@ from fixtures.fakes import install_fake, recording
 
 from design_agent.knowledge.guides import Knowledge
 from design_agent.knowledge.prompt import ANSWER_RESERVE, Facts, assemble
-from design_agent.knowledge.prompt_frame import frame, length_words
+from design_agent.knowledge.prompt_frame import count, frame, length_words
 from design_agent.knowledge.shape import outline as shaped_outline
 from design_agent.knowledge.tags import FRAME_TAG_NAMES
 
@@ -82,7 +82,9 @@ def test_every_scenario_keeps_the_contract(catalogue, knowledge, scenario):
     facts = Facts(PROJECTS[scenario["project"]], knowledge.inputs_of(task), [scenario["message"]])
     _project_facts_present_or_asked(prompt, facts, language)
     low, high = length_words(task.length, scenario["verbosity"])
-    assert f"{low:,}-{high:,}" in instructions_of(prompt)
+    assert f"{count(low, language)}-{count(high, language)}" in instructions_of(prompt)
+    if language == "es":
+        assert not re.search(r"\d,\d{3}", instructions_of(prompt)), "1500, never 1,500"
     assert assembled.total_tokens <= LIMIT * (1 - ANSWER_RESERVE)
 
 

@@ -27,7 +27,7 @@ from design_agent.core.text import estimate_tokens
 from design_agent.knowledge.guides import Knowledge, Section
 from design_agent.knowledge.inputs import missing_needs
 from design_agent.knowledge.materials import material_block
-from design_agent.knowledge.prompt_frame import KEY_INPUTS, frame, length_words
+from design_agent.knowledge.prompt_frame import KEY_INPUTS, count, frame, length_words
 from design_agent.knowledge.shape import outline, sent_sections
 from design_agent.knowledge.tags import frame_tag, inert
 
@@ -242,7 +242,7 @@ def instructions_block(
         f"{words['outline']}\n{listed}",
         words["outline_fit"],
         words["format"],
-        words["length"].format(low=f"{low:,}", high=f"{high:,}"),
+        words["length"].format(low=count(low, language), high=count(high, language)),
         *facts_rules(words, facts, language, assumptions),
         words["cite"].format(example=example),
         *([words["evidence"]] if evidence else []),

@@ -41,3 +41,11 @@ def frame(language: str) -> dict[str, str]:
 
 def length_words(length: str, verbosity: str) -> tuple[int, int]:
     return LENGTH_WORDS.get((length, verbosity), LENGTH_WORDS[("medium", "normal")])
+
+
+def count(number: int, language: str) -> str:
+    """A whole number written as `language` writes it: 1,500 in English; 1500, and 12 500
+    from five digits, in Spanish (the RAE's rule: a space, never a comma or a point)."""
+    if language != "es":
+        return f"{number:,}"
+    return str(number) if number < 10_000 else f"{number:,}".replace(",", "\u00a0")
