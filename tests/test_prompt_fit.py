@@ -283,3 +283,13 @@ def test_a_critique_of_one_screen_gets_its_outline_written_for_the_screen(catalo
         "the screen or flow under review"
         not in rules.split("This method works from:")[1].split("\n- ")[1]
     ), "the screen is named in the request"
+
+
+def test_a_sample_screener_in_a_guide_goes_as_an_example_and_only_in_detail(catalogue, knowledge):
+    message = "Recruit 8 patients for interviews"
+    normal = ask(catalogue, knowledge, "participant_recruiting", message)
+    detailed = ask(catalogue, knowledge, "participant_recruiting", message, verbosity="detailed")
+    assert "Sample screener" not in normal.prompt
+    opening = '<example source="recruiting.md" section="Sample screener" note="illustrative'
+    assert opening in detailed.prompt
+    assert '<section title="Sample screener">' not in detailed.prompt

@@ -38,6 +38,8 @@ CORE_HEADINGS = {
     "worked example": 1.2,
 }
 EXAMPLE_HEADINGS = frozenset({"worked example", "example", "ejemplo", "ejemplo práctico"})
+# How a guide's own illustrative section starts (a sample screener, a sample script).
+EXAMPLE_OPENINGS = ("example (illustrative)", "ejemplo (ilustrativo)")
 DELIVERABLE_HEADINGS = frozenset({"deliverable", "entregable"})
 COMPANION_FOLDERS = {"es": "es"}
 # Each companion heading and the English sections it stands for.
@@ -81,10 +83,12 @@ class Section:
 
     @property
     def is_example(self) -> bool:
-        """A worked example, or sample data: illustration, never facts to reuse."""
+        """A worked example, a section that says it is one ("Example (illustrative): a
+        worked screener..."), or sample data: illustration, never facts to reuse."""
         if self.kind == "material":
             return "example" in self.source.lower()
-        return self.heading.lower() in EXAMPLE_HEADINGS
+        opening = self.text.lstrip()[:40].lower()
+        return self.heading.lower() in EXAMPLE_HEADINGS or opening.startswith(EXAMPLE_OPENINGS)
 
     @property
     def is_deliverable(self) -> bool:
