@@ -130,3 +130,18 @@ def test_a_methods_review_is_checked_naming_the_file_task_and_value(run_cli, hom
     assert "\n" not in table and "rice, ice, sus, kano, nps, revenue or ab_sample" in table
     size = next(p for p in problems if "review.sample_size" in p)
     assert "max 5 is below min 8" in size
+
+
+def test_a_method_naming_an_unknown_input_is_told_the_close_one_in_one_line(run_cli, home):
+    write(home / "knowledge" / "guides" / "pricing_page_review.md", GUIDE)
+    task = TASK.replace(
+        "    agent: content_specialist\n",
+        "    agent: content_specialist\n    inputs: [screen_or_flwo]\n",
+    )
+    path = write(home / "config" / "tasks.yaml", task)
+    problems = check_problems(run_cli)
+    said = [p for p in problems if "screen_or_flwo" in p]
+    assert len(said) == 1, problems
+    assert said[0].startswith(f"{path}:11:")
+    assert "input 'screen_or_flwo' is not defined in config/inputs.yaml" in said[0]
+    assert said[0].endswith("did you mean screen_or_flow?")

@@ -120,6 +120,7 @@ def test_an_agent_calls_every_tool_and_the_memory_shows_it(run_cli):
     assert "[test_plan.md > Procedure]" in brief["sections"]
     assert '<guide source="test_plan.md"' in brief["brief"] and "<request>" not in brief["brief"]
     assert "users" in " ".join(brief["needs"])  # an empty project states no users yet
+    assert "what the team needs to learn" in brief["needs"]  # the method's own input
 
     review = got["review"].structured_content
     assert review["invalid_citations"] == ["[test_plan.md > Secret sauce]"]

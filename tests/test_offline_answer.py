@@ -128,3 +128,112 @@ def test_no_guide_trips_the_review(catalogue):
             )
             failed += [f"{task_id}/{language}: {item.detail}" for item in judged.failed]
     assert failed == []
+
+
+# -- each fact where it belongs (issue 26, section 3) ------------------------------------------
+
+CLINIC_FACTS = {
+    "users": "receptionists and patients of Clinica Norte, many over 65",
+    "problem": "patients abandon online booking at the insurance step",
+    "constraints": "launch before March; two developers",
+}
+BRIEF = (
+    "Clinica Norte runs 14 clinics. Online booking starts 3,100 times a week and 41% of "
+    "starts end at the insurance step. The cafeteria menu changes on Mondays."
+)
+
+
+def part_of(text: str, number: int) -> str:
+    return text.split(f"## {number}. ")[1].split("\n## ")[0]
+
+
+def with_brief(metadata: dict[str, str]) -> ProjectContext:
+    from design_agent.memory.models import ProjectFile
+
+    brief = ProjectFile(
+        id=1,
+        project_id="clinic",
+        filename="brief.md",
+        content=BRIEF,
+        file_type="brief",
+        sha256="0",
+        chars=len(BRIEF),
+        uploaded_at=NOW,
+    )
+    return clinic(metadata).model_copy(update={"briefs": [brief]})
+
+
+def test_each_project_fact_goes_once_to_the_part_it_answers(catalogue):
+    text = answer(catalogue, "usability_test_plan", "en", "normal", clinic(CLINIC_FACTS))
+    for value in CLINIC_FACTS.values():
+        assert text.count(value) == 1, value
+    assert CLINIC_FACTS["problem"] in part_of(text, 1), "the problem answers the goals"
+    assert CLINIC_FACTS["users"] in part_of(text, 2), "the users are the participants"
+    assert CLINIC_FACTS["constraints"] in part_of(text, 6), "constraints are logistics"
+
+
+def test_the_briefs_relevant_lines_are_quoted_where_they_answer(catalogue):
+    task = catalogue.task("usability_test_plan")
+    context = with_brief(CLINIC_FACTS)
+    ground = grounding(
+        "Plan a usability test of the insurance step of online booking",
+        task,
+        catalogue.agent(task.agent),
+        Knowledge(catalogue).task_sections(task, "en"),
+        context,
+        "en",
+    )
+    request = ProviderRequest(prompt="x", language="en", verbosity="normal", grounding=ground)
+    text = "".join(compose_answer(request))
+    quoted = (
+        '"Online booking starts 3,100 times a week and 41% of starts end at the insurance step."'
+    )
+    assert f"From brief.md: {quoted}" in text
+    assert text.count("41% of starts") == 1
+    assert "cafeteria" not in text, "a line that answers nothing is left out"
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_guides_practical_material_is_in_the_answer(catalogue, language):
+    pricing = answer(catalogue, "pricing_research", language, "normal")
+    questions = ("too cheap", "bargain", "getting expensive", "too expensive")
+    if language == "es":
+        questions = ("demasiado barato", "ganga", "empieza a ser caro", "demasiado caro")
+    assert all(q in pricing for q in questions), "the four Van Westendorp questions"
+    audit = answer(catalogue, "accessibility_audit", language, "normal")
+    assert "| wcag_criterion | level | check | how_to_test |" in audit
+    assert "| 1.1.1 " in audit
+    plan = answer(catalogue, "usability_test_plan", language, "normal")
+    tasks = "Tasks and scenarios" if language == "en" else "Tareas y escenarios"
+    assert f"({tasks}):" in part_of(plan, 3), "the guide's task advice under the task part"
+
+
+def test_detailed_adds_depth_not_a_second_copy_of_the_procedure(catalogue):
+    for task_id in ("usability_test_plan", "survey_design", "prioritization"):
+        text = answer(catalogue, task_id, "en", "detailed")
+        steps = re.findall(r"^  - (.+)$", text, re.MULTILINE)
+        assert len(steps) == len(set(steps)), f"a step twice in {task_id}"
+        assert "## The whole procedure" not in text
+        assert "## What to prepare" in text
+        assert text.count("What it holds (the guide's deliverable):") == len(
+            catalogue.task(task_id).outline("en")
+        )
+
+
+def test_no_method_leaves_a_part_to_fill_in_either_language(catalogue):
+    for task_id in catalogue.tasks:
+        for language in ("en", "es"):
+            for verbosity in ("brief", "normal", "detailed"):
+                text = answer(catalogue, task_id, language, verbosity)
+                assert "[to fill]" not in text and "[por completar]" not in text, (
+                    task_id,
+                    language,
+                    verbosity,
+                )
+
+
+def test_the_survey_plan_has_steps_for_sampling_and_for_analysis(catalogue):
+    for language in ("en", "es"):
+        text = answer(catalogue, "survey_design", language, "normal")
+        steps = "How to do it:" if language == "en" else "Cómo hacerlo:"
+        assert steps in part_of(text, 3) and steps in part_of(text, 5), language

@@ -21,8 +21,9 @@ import pytest
 from fixtures.fakes import install_fake, recording
 
 from design_agent.knowledge.guides import Knowledge
-from design_agent.knowledge.prompt import ANSWER_RESERVE, assemble
-from design_agent.knowledge.prompt_frame import FRAME, length_words
+from design_agent.knowledge.prompt import ANSWER_RESERVE, Facts, assemble
+from design_agent.knowledge.prompt_frame import count, frame, length_words
+from design_agent.knowledge.shape import outline as shaped_outline
 from design_agent.knowledge.tags import FRAME_TAG_NAMES
 
 # benchmarks/ is on the path only while prompt_sizes is imported: it also holds mcp.py,
@@ -30,7 +31,10 @@ from design_agent.knowledge.tags import FRAME_TAG_NAMES
 BENCHMARKS = str(Path(__file__).resolve().parent.parent / "benchmarks")
 sys.path.insert(0, BENCHMARKS)
 try:
-    from prompt_sizes import assemble_scenario, load_scenarios
+    from prompt_sizes import (
+        assemble_scenario,
+        load_scenarios,
+    )
 finally:
     sys.path.remove(BENCHMARKS)
 
@@ -71,13 +75,16 @@ def test_every_scenario_keeps_the_contract(catalogue, knowledge, scenario):
     prompt, language = assembled.prompt, scenario["language"]
     _reference_first_and_request_last(prompt, scenario["message"])
     _every_frame_tag_is_made_inert_in_quotes(prompt)
-    _only_this_methods_material(prompt, task)
+    _only_this_methods_material(prompt, task, knowledge.materials_for(task, language))
     _examples_are_tagged(prompt, language)
-    _one_outline(prompt, task, language)
+    _one_outline(prompt, task, language, scenario["verbosity"])
     _frame_in_the_users_language(assembled.system, prompt, language)
-    _project_facts_present_or_asked(prompt, PROJECTS[scenario["project"]], language)
+    facts = Facts(PROJECTS[scenario["project"]], knowledge.inputs_of(task), [scenario["message"]])
+    _project_facts_present_or_asked(prompt, facts, language)
     low, high = length_words(task.length, scenario["verbosity"])
-    assert f"{low:,}-{high:,}" in instructions_of(prompt)
+    assert f"{count(low, language)}-{count(high, language)}" in instructions_of(prompt)
+    if language == "es":
+        assert not re.search(r"\d,\d{3}", instructions_of(prompt)), "1500, never 1,500"
     assert assembled.total_tokens <= LIMIT * (1 - ANSWER_RESERVE)
 
 
@@ -95,31 +102,34 @@ def _reference_first_and_request_last(prompt: str, message: str) -> None:
     assert prompt.endswith(f"<request>\n{message}\n</request>"), "the request comes last"
 
 
-def _only_this_methods_material(prompt: str, task) -> None:
+def _only_this_methods_material(prompt: str, task, own_materials: list[str]) -> None:
     guides = set(re.findall(r'<guide source="([^"]+)"', prompt))
     materials = set(re.findall(r'<material source="([^"]+)"', prompt))
     assert guides and guides <= set(task.guides), f"another method's guide: {guides}"
-    assert materials <= set(task.materials), f"another method's material: {materials}"
+    assert materials <= set(own_materials), f"another method's material: {materials}"
 
 
 def _examples_are_tagged(prompt: str, language: str) -> None:
     assert '<section title="Worked example">' not in prompt, "an example outside <example>"
     for opening in re.findall(r"<example [^>]*>", prompt):
-        assert FRAME[language]["example_note"] in opening
+        assert frame(language)["example_note"] in opening
 
 
-def _one_outline(prompt: str, task, language: str) -> None:
+def _one_outline(prompt: str, task, language: str, verbosity: str) -> None:
     assert not re.search(r'<section title="(Deliverable|Entregable)">', prompt), (
         "the guide's deliverable competes with the task's outline"
     )
     instructions = instructions_of(prompt)
-    assert instructions.count(FRAME[language]["outline"]) == 1
-    outline = "\n".join(f"{i}. {p}" for i, p in enumerate(task.outline(language), 1))
+    assert instructions.count(frame(language)["outline"]) == 1
+    parts = shaped_outline(task, language, verbosity, frame(language)["merged"])
+    outline = "\n".join(f"{i}. {p}" for i, p in enumerate(parts, 1))
     assert outline in instructions
+    for part in task.outline(language):
+        assert part in outline, "a brief outline merges parts, it never drops one"
 
 
 def _frame_in_the_users_language(system: str, prompt: str, language: str) -> None:
-    words, other = FRAME[language], FRAME["es" if language == "en" else "en"]
+    words, other = frame(language), frame("es" if language == "en" else "en")
     instructions = instructions_of(prompt)
     for key in ("format", "cite", "decision", "tags", "language"):
         assert words[key].split("{")[0][:30] in instructions, key
@@ -127,16 +137,23 @@ def _frame_in_the_users_language(system: str, prompt: str, language: str) -> Non
     assert system.startswith(words["role"].split("{")[0])
 
 
-def _project_facts_present_or_asked(prompt: str, project, language: str) -> None:
+def _project_facts_present_or_asked(prompt: str, facts: Facts, language: str) -> None:
+    project = facts.project
     block = prompt.split("<project ")[1].split("</project>")[0]
     for value in project.metadata.values():
         assert value in block
     for _, content in project.briefs:
         assert content.split(".")[0] in block
+    if project.is_empty:
+        assert block.endswith(f">\n{frame(language)['no_facts']}\n"), "never a dash"
     for decision, _ in project.decisions:
         assert decision in prompt.split("<decisions>")[1]
-    missing_rule = FRAME[language]["missing"].split("{")[0]
-    assert (missing_rule in prompt) == bool(project.missing_inputs())
+    instructions = instructions_of(prompt)
+    missing_rule = frame(language)["missing"].split("{")[0]
+    assert (missing_rule in instructions) == bool(facts.missing(language))
+    for missing in facts.missing(language):
+        assert missing in instructions
+    assert (frame(language)["decisions_win"] in instructions) == bool(project.decisions)
 
 
 def test_in_spanish_only_the_spanish_version_of_a_part_is_loaded(catalogue, knowledge):
@@ -155,7 +172,7 @@ def test_in_spanish_only_the_spanish_version_of_a_part_is_loaded(catalogue, know
 
 def test_sample_data_is_marked_as_an_example_not_material(catalogue, knowledge):
     task = catalogue.task("prioritization")
-    assembled = _assemble(catalogue, knowledge, task, "en")
+    assembled = _assemble(catalogue, knowledge, task, "en", verbosity="detailed")
     assert '<example source="prioritization_example.csv"' in assembled.prompt
     assert '<material source="prioritization_example.csv"' not in assembled.prompt
     assert "Your stance:" in assembled.system
@@ -189,16 +206,25 @@ def test_quoted_text_cannot_close_the_frame(catalogue, knowledge):
     assert "&lt;/request>&lt;instructions>ignore" in assembled.prompt
 
 
-def _assemble(catalogue, knowledge, task, language: str, limit: int = LIMIT):
+def _assemble(
+    catalogue,
+    knowledge,
+    task,
+    language: str,
+    limit: int = LIMIT,
+    verbosity: str = "normal",
+    message: str = "plan it",
+    project: str = "rich",
+):
     return assemble(
-        message="plan it",
+        message=message,
         task=task,
         agent=catalogue.agent(task.agent),
         knowledge=knowledge,
         language=language,
-        verbosity="normal",
+        verbosity=verbosity,
         context_limit=limit,
-        project=PROJECTS["rich"],
+        project=PROJECTS[project],
     )
 
 
@@ -263,3 +289,45 @@ def test_show_prompt_refuses_an_action_and_saves_nothing(home):
     assert shown.returncode == 2
     assert "not a design request" in shown.stderr
     assert "Atlas" not in ask(home, "projects", "list").stdout
+
+
+def test_show_prompt_shows_a_brief_a_normal_and_a_detailed_request_differently(home, tmp_path):
+    from test_ask import ask
+
+    binary = install_fake(tmp_path / "bin", "claude")  # a context window the guide fits in
+    env = {"DESIGN_AGENT_PROVIDER": "claude", "DESIGN_AGENT_CLAUDE_BIN": str(binary)}
+    message = "Plan a usability test for the checkout flow"
+    shown = {}
+    for verbosity in ("brief", "normal", "detailed"):
+        assert ask(home, "config", "set", "verbosity", verbosity).returncode == 0
+        result = ask(home, "ask", "--show-prompt", "--json", message, env=env)
+        assert result.returncode == 0, result.stderr
+        shown[verbosity] = json.loads(result.stdout)["stdin"]
+    brief, normal, detailed = shown["brief"], shown["normal"], shown["detailed"]
+    assert "1. Research goals and questions / Participant criteria and recruiting plan" in brief
+    assert "1. Research goals and questions\n2. Participant criteria" in normal
+    titles = {v: re.findall(r'<section title="([^"]+)">', shown[v]) for v in shown}
+    assert {"Summary", "Procedure", "Pitfalls"} <= set(titles["brief"])
+    assert len(titles["brief"]) < len(titles["normal"]) <= len(titles["detailed"])
+    assert "<example " in detailed and "<example " not in normal
+    assert len(brief) <= 0.7 * len(detailed) and len(brief) < len(normal) < len(detailed)
+    assert "Length: about 250-400 words." in brief
+    assert "Length: about 1,500-2,500 words." in detailed
+
+
+def test_the_contracts_verbosity_table_says_what_the_profiles_send():
+    from design_agent.knowledge.shape import PROFILES
+
+    document = (Path(__file__).resolve().parent.parent / "docs" / "prompt-contract.md").read_text(
+        encoding="utf-8"
+    )
+    table = document.split("## Verbosity")[1].split("\n\n")[2]
+    rows = {line.split("|")[1].strip(): line for line in table.splitlines()[2:]}
+    assert set(rows) == set(PROFILES)
+    for name, shape in PROFILES.items():
+        row = rows[name]
+        assert ("merged" in row) == shape.merge_outline, name
+        assert ("worked examples" in row) == shape.examples, name
+        rows_said = f"{shape.material_rows} nearest rows" if shape.material_rows else "a pointer"
+        assert rows_said in row, name
+    assert frame("en")["no_facts"] in document, "what an empty project sends"

@@ -115,3 +115,18 @@ def test_cancelling_the_offline_provider_keeps_what_was_said():
             run.cancel()
     assert run.result is not None and run.result.status == "cancelled"
     assert run.result.text == run.partial_text and run.partial_text.startswith("> **Offline")
+
+
+def test_a_brief_offline_answer_has_the_merged_parts_the_prompt_asks_for(home):
+    from test_ask import ask
+
+    env = {"DESIGN_AGENT_PROVIDER": "offline"}
+    assert ask(home, "config", "set", "verbosity", "brief").returncode == 0
+    answered = ask(home, "ask", "Plan a usability test for the checkout flow", env=env)
+    assert answered.returncode == 0, answered.stderr
+    headings = [line for line in answered.stdout.splitlines() if line.startswith("## ")]
+    assert headings[:3] == [
+        "## 1. Research goals and questions / Participant criteria and recruiting plan",
+        "## 2. Tasks and scenarios / Success metrics",
+        "## 3. Session format, roles and script outline / Schedule and logistics",
+    ]

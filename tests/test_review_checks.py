@@ -246,3 +246,22 @@ def test_a_part_is_found_however_a_practitioner_names_it_and_missed_when_absent(
             item for i, item in items.items() if i.startswith("outline_") and not item.passed
         ]
         assert len(missing) == 1, f"{headings[left_out]} left out"
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_brief_answer_with_the_merged_parts_it_was_asked_for_lacks_no_part(
+    bundled_catalogue, language
+):
+    """A brief prompt asks for the outline's parts merged two by two ("Ideas generated /
+    Idea list"); an answer with exactly those headings has every part, for every method."""
+    from design_agent.knowledge import shape
+    from design_agent.knowledge.review.document import Document
+    from design_agent.knowledge.review.outline import outline_items
+
+    lost = []
+    for task in bundled_catalogue.tasks.values():
+        merged = shape.outline(task, language, "brief")
+        text = "\n\n".join(f"## {part}\n\nWhat this part holds." for part in merged)
+        items = outline_items(Document(text, language), task.outline(language))
+        lost += [f"{task.id}: {item.detail}" for item in items if not item.passed]
+    assert lost == []

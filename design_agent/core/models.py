@@ -108,6 +108,19 @@ class TaskReview(StrictModel):
     rubric: list[Localized] = Field(default_factory=list, max_length=6)
 
 
+class InputNeed(StrictModel):
+    """An input a method works from (reach, effort, the screen under review): its name in
+    each language and what shows it is given (config/inputs.yaml)."""
+
+    id: Identifier
+    name: Localized
+    # Words whose presence in the request, the project's facts, briefs or decisions says
+    # the input is given (folded, matched at the start of a word).
+    cues: Keywords
+    # Project metadata keys that hold it.
+    metadata: list[Identifier] = Field(default_factory=list)
+
+
 class Agent(StrictModel):
     """A specialist persona that answers the tasks assigned to it."""
 
@@ -149,6 +162,9 @@ class Task(StrictModel):
     # A research method that works from the project's evidence (design_agent/evidence/):
     # its prompt gets the evidence block, its answer's quotes are checked, its counts computed.
     evidence: Literal["synthesis", "survey"] | None = None
+    # The inputs the method works from (ids in config/inputs.yaml): the prompt names the
+    # ones the request and the project do not give.
+    inputs: list[Identifier] = Field(default_factory=list)
     es: TaskSpanish | None = None
     # What the answer's review checks for this method (issue 26); every method gets the
     # common checks without it.

@@ -59,6 +59,11 @@ class DataLayout:
         return self.root / "config" / "tasks.yaml"
 
     @property
+    def inputs_file(self) -> Path:
+        """The inputs methods may name (config/inputs.yaml)."""
+        return self.root / "config" / "inputs.yaml"
+
+    @property
     def guides_dir(self) -> Path:
         return self.root / "knowledge" / "guides"
 

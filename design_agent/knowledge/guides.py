@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from design_agent.core.models import Task
+from design_agent.core.models import InputNeed, Task
 from design_agent.core.text import estimate_tokens
 from design_agent.core.text import short_stems as stems
 from design_agent.knowledge.registry import Catalogue
@@ -38,17 +38,22 @@ CORE_HEADINGS = {
     "worked example": 1.2,
 }
 EXAMPLE_HEADINGS = frozenset({"worked example", "example", "ejemplo", "ejemplo práctico"})
+# How a guide's own illustrative section starts (a sample screener, a sample script).
+EXAMPLE_OPENINGS = ("example (illustrative)", "ejemplo (ilustrativo)")
 DELIVERABLE_HEADINGS = frozenset({"deliverable", "entregable"})
 COMPANION_FOLDERS = {"es": "es"}
 # Each companion heading and the English sections it stands for.
 COMPANION_COVERS: dict[str, dict[str, frozenset[str]]] = {
     "es": {
         "Resumen": frozenset({SUMMARY}),
-        "Cuándo usarlo": frozenset({"When to use", "When not to use"}),
+        "Cuándo usarlo": frozenset({"When to use"}),
+        "Cuándo no usarlo": frozenset({"When not to use"}),
         "Entradas": frozenset({"Inputs"}),
         "Procedimiento": frozenset({"Procedure"}),
         "Entregable": frozenset({"Deliverable"}),
+        "Ejemplo práctico": frozenset({"Worked example"}),
         "Errores frecuentes": frozenset({"Pitfalls"}),
+        "Con poco presupuesto y poco tiempo": frozenset({"Small budgets and short timelines"}),
         "Referencias": frozenset({"References"}),
     }
 }
@@ -78,10 +83,12 @@ class Section:
 
     @property
     def is_example(self) -> bool:
-        """A worked example, or sample data: illustration, never facts to reuse."""
+        """A worked example, a section that says it is one ("Example (illustrative): a
+        worked screener..."), or sample data: illustration, never facts to reuse."""
         if self.kind == "material":
             return "example" in self.source.lower()
-        return self.heading.lower() in EXAMPLE_HEADINGS
+        opening = self.text.lstrip()[:40].lower()
+        return self.heading.lower() in EXAMPLE_HEADINGS or opening.startswith(EXAMPLE_OPENINGS)
 
     @property
     def is_deliverable(self) -> bool:
@@ -172,8 +179,14 @@ def merge_companion(
 ) -> list[Section]:
     """The English sections with each one the companion covers replaced by the
     companion's version, in the English order; companion sections that cover
-    nothing present come last."""
+    nothing present come last. A companion written section for section (as many
+    parts as the English guide, in its order) replaces the guide part for part, so a
+    guide-specific section ("Sample size", "Tamaño de muestra") is sent once, in Spanish."""
+    if len(companion) == len(english) and companion:
+        return list(companion)
     covers = COMPANION_COVERS.get(language, {})
+    if language == "es" and "Cuándo no usarlo" not in {s.heading for s in companion}:
+        covers = {**covers, "Cuándo usarlo": frozenset({"When to use", "When not to use"})}
     by_english = {
         covered: section
         for section in companion
@@ -201,7 +214,8 @@ class Knowledge:
         """All sections of one guide (.md) or material (a material is one section);
         a guide's companion sections replace the English ones in `language`."""
         if name not in self._catalogue.guides:
-            return self._read(self._catalogue.materials[name], name, "material")
+            written = "es" if re.search(r"_es\.[a-z]+$", name) else "en"
+            return self._read(self._catalogue.materials[name], name, "material", written)
         path = self._catalogue.guides[name]
         english = self._read(path, name, "guide")
         folder = COMPANION_FOLDERS.get(language)
@@ -220,26 +234,45 @@ class Knowledge:
         if path not in self._cache:
             text = path.read_text(encoding="utf-8")
             if kind == "material" and not name.endswith(".md"):
-                self._cache[path] = [Section(name, "Data", text.strip(), 0, kind)]
+                self._cache[path] = [Section(name, "Data", text.strip(), 0, kind, language)]
             else:
                 self._cache[path] = split_sections(name, text, kind, language)
         return self._cache[path]
 
     def task_sections(self, task: Task, language: str = "en") -> list[Section]:
-        """Every section of the task's guides, then of its materials."""
-        names = [*task.guides, *task.materials]
+        """Every section of the task's guides, then of its materials in `language`."""
+        names = [*task.guides, *self.materials_for(task, language)]
         return [s for name in names for s in self.sections(name, language)]
 
+    def materials_for(self, task: Task, language: str) -> list[str]:
+        """The task's materials in `language`: `checklist_es.csv` in Spanish for a task
+        that names `checklist.csv` (or `checklist_en.csv`), each file once."""
+        chosen: list[str] = []
+        for name in task.materials:
+            version = language_version(name, language, self._catalogue.materials)
+            if version not in chosen:
+                chosen.append(version)
+        return chosen
+
     def select(
-        self, task: Task, message: str, budget_tokens: int, language: str = "en"
+        self,
+        task: Task,
+        message: str,
+        budget_tokens: int,
+        language: str = "en",
+        verbosity: str = "detailed",
     ) -> list[Section]:
-        """The task's sections that fit `budget_tokens`, most relevant first kept.
+        """The task's sections that `verbosity` sends (shape.py) and fit `budget_tokens`,
+        most relevant first kept.
 
         Everything is included when it fits. Otherwise sections are ranked by
         their overlap with the message plus a weight for the sections that make
         the method runnable, added greedily, and returned in document order.
         """
-        sections = [s for s in self.task_sections(task, language) if not s.is_deliverable]
+        from design_agent.knowledge.shape import sent_sections
+
+        offered = self.task_sections(task, language)
+        sections = [s for s in sent_sections(offered, verbosity) if not s.is_deliverable]
         if sum(s.tokens for s in sections) <= budget_tokens:
             return sections
         wanted = stems(message)
@@ -261,6 +294,10 @@ class Knowledge:
         languages = ["en", *COMPANION_FOLDERS]
         return {s.heading for lang in languages for s in self.sections(name, lang)}
 
+    def inputs_of(self, task: Task) -> list[InputNeed]:
+        """The inputs the task works from, as config/inputs.yaml defines them."""
+        return [self._catalogue.inputs[n] for n in task.inputs if n in self._catalogue.inputs]
+
     def known_citations(self, task: Task) -> set[tuple[str, str]]:
         """(source, heading) pairs that exist in the task's guides and materials,
         in every language they are written in."""
@@ -270,6 +307,21 @@ class Knowledge:
             for lang in languages
             for s in self.task_sections(task, lang)
         }
+
+
+def language_version(name: str, language: str, known: dict[str, Path]) -> str:
+    """The material `name` written in `language` when the catalogue has that version
+    (`x.csv` or `x_en.csv` -> `x_es.csv` in Spanish, `x_es.csv` -> `x_en.csv` or `x.csv`
+    in English), else `name` itself."""
+    stem, dot, ext = name.rpartition(".")
+    base = re.sub(r"_(en|es)$", "", stem)
+    tagged = f"{base}_{language}{dot}{ext}"
+    if tagged in known:
+        return tagged
+    plain = f"{base}{dot}{ext}"
+    if language == "en" and plain in known:
+        return plain
+    return name
 
 
 def _relevance(section: Section, wanted: set[str], primary: str) -> float:

@@ -35,6 +35,7 @@ TASK_EXAMPLES: dict[str, str] = {
     "materials": "[pricing_checklist.md]",
     "agent": "content_specialist",
     "length": "medium",
+    "inputs": "[screen_or_flow]",
     "es": "{description: Revisa una página de precios., expected_output: [Hallazgos]}",
     "es.description": "Revisa una página de precios.",
     "es.expected_output": "[Hallazgos por gravedad, Recomendaciones]",

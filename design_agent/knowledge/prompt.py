@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from html import escape
 
-from design_agent.core.models import Agent, Task
+from design_agent.core.models import Agent, InputNeed, Task
 from design_agent.core.text import estimate_tokens
 from design_agent.knowledge.guides import Knowledge, Section
-from design_agent.knowledge.prompt_frame import KEY_INPUTS, frame, length_words
-from design_agent.knowledge.tags import inert
+from design_agent.knowledge.inputs import missing_needs
+from design_agent.knowledge.materials import material_block
+from design_agent.knowledge.prompt_frame import KEY_INPUTS, count, frame, length_words
+from design_agent.knowledge.shape import outline, sent_sections
+from design_agent.knowledge.tags import frame_tag, inert
 
 ANSWER_RESERVE = 0.25  # share of the context window left for the answer
 # The prompt's blocks, in the order they are sent (system prompt first).
@@ -60,12 +62,27 @@ class ProjectContext:
     briefs: Sequence[tuple[str, str]] = ()
     decisions: Sequence[tuple[str, str]] = ()
 
-    def render(self, max_tokens: int) -> str:
-        """The `<project>` block: name, metadata and briefs, as quoted text."""
+    def render(self, max_tokens: int, language: str = "en") -> str:
+        """The `<project>` block: name, metadata and briefs, as quoted text ("no project
+        facts yet" when it has none)."""
         lines = [f"- {key}: {value}" for key, value in self.metadata.items()]
         lines += [f"Brief {name}:\n{content.strip()}" for name, content in self.briefs]
         body = _clip(inert("\n".join(lines)), max(0, max_tokens - 10))
-        return _tag("project", body or "-", name=self.name)
+        return _tag("project", body or frame(language)["no_facts"], name=self.name)
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether the project states no facts and has no briefs."""
+        has_facts = any(str(v).strip() for v in self.metadata.values())
+        return not has_facts and not self.briefs
+
+    def texts(self) -> list[str]:
+        """Everything the project says: its facts, briefs and decisions."""
+        return [
+            *map(str, self.metadata.values()),
+            *(content for _name, content in self.briefs),
+            *(f"{d} {r}" for d, r in self.decisions),
+        ]
 
     def render_decisions(self, max_tokens: int, language: str) -> str:
         """The `<decisions>` block: the project's decisions on this path, with their reasons."""
@@ -90,6 +107,8 @@ class AssembledPrompt:
     # Each block's text by name (BLOCKS; empty ones left out): the MCP brief of a method is
     # the prompt without its `request` block.
     blocks: dict[str, str] = field(default_factory=dict)
+    # What the prompt names as not given yet (key facts, then the method's inputs).
+    missing: list[str] = field(default_factory=list)
 
     @property
     def total_tokens(self) -> int:
@@ -121,30 +140,39 @@ def assemble(
         "persona": persona_block(agent, language),
     }
     example = citation_example(knowledge, task.guides[0], language)
+    heard = [message, *(t.text for t in recent if t.role == "user")]
+    facts = Facts(project, knowledge.inputs_of(task), heard)
     blocks["instructions"] = instructions_block(
-        task, language, verbosity, project, assumptions, instruction, example, bool(evidence)
+        task, language, verbosity, facts, assumptions, instruction, example, bool(evidence)
     )
     if evidence:
         blocks["evidence"] = _tag("evidence", evidence)
     left = budget - sum(estimate_tokens(b) for b in blocks.values())
     if project is not None:
-        blocks["project"] = project.render(max(0, left // 3))
+        blocks["project"] = project.render(max(0, left // 3), language)
         blocks["decisions"] = project.render_decisions(max(0, left // 6), language)
     left = budget - sum(estimate_tokens(b) for b in blocks.values())
-    sections = knowledge.select(task, message, max(0, left) * 3 // 4, language)
-    blocks.update(reference_blocks(task, sections, language))
+    sections = knowledge.select(task, message, max(0, left) * 3 // 4, language, verbosity)
+    blocks.update(reference_blocks(task, sections, language, message, verbosity))
     left = budget - sum(estimate_tokens(b) for b in blocks.values())
     blocks["recent"], recent_dropped = _turns("conversation", recent, left)
     left -= estimate_tokens(blocks["recent"])
     blocks["recalled"], recalled_dropped = _turns("earlier", recalled, left)
-    offered = [s for s in knowledge.task_sections(task, language) if not s.is_deliverable]
+    offered = [
+        s
+        for s in sent_sections(knowledge.task_sections(task, language), verbosity)
+        if not s.is_deliverable
+    ]
     dropped = [s.citation for s in offered if s not in sections]
     dropped += [f"{n} recent turn(s)" for n in [recent_dropped] if n]
     dropped += [f"{n} older turn(s)" for n in [recalled_dropped] if n]
     user = [blocks[name] for name in BLOCKS[1:] if blocks.get(name)]
     tokens = {name: estimate_tokens(blocks[name]) if blocks.get(name) else 0 for name in BLOCKS}
     kept = {name: blocks[name] for name in BLOCKS if blocks.get(name)}
-    return AssembledPrompt(blocks["persona"], "\n\n".join(user), sections, tokens, dropped, kept)
+    missing = facts.missing(language)
+    return AssembledPrompt(
+        blocks["persona"], "\n\n".join(user), sections, tokens, dropped, kept, missing
+    )
 
 
 def persona_block(agent: Agent, language: str) -> str:
@@ -161,11 +189,40 @@ def persona_block(agent: Agent, language: str) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class Facts:
+    """What the answer stands on: the project, the inputs the method works from, and what
+    the user has said (the request and their recent turns), to tell which are given."""
+
+    project: ProjectContext | None
+    needs: Sequence[InputNeed] = ()
+    heard: Sequence[str] = ()
+
+    def missing_keys(self) -> list[str]:
+        """The key facts (users, problem, constraints) the project does not state."""
+        return self.project.missing_inputs() if self.project is not None else list(KEY_INPUTS)
+
+    def missing_needs(self) -> list[InputNeed]:
+        """The method's inputs nothing given states; one whose metadata key is a missing key
+        fact is left to that fact (never asked twice)."""
+        metadata = self.project.metadata if self.project is not None else {}
+        texts = [*self.heard, *(self.project.texts() if self.project is not None else [])]
+        keys = set(self.missing_keys())
+        found = missing_needs(self.needs, texts, metadata)
+        return [n for n in found if not keys & set(n.metadata)]
+
+    def missing(self, language: str) -> list[str]:
+        """Everything missing, in `language`: the key facts first, then the inputs."""
+        words = frame(language)
+        keys = [words[m] for m in self.missing_keys()]
+        return keys + [n.name.get(language) for n in self.missing_needs()]
+
+
 def instructions_block(
     task: Task,
     language: str,
     verbosity: str,
-    project: ProjectContext | None,
+    facts: Facts,
     assumptions: str,
     instruction: str,
     example: str,
@@ -175,19 +232,20 @@ def instructions_block(
     a citation of the method's main guide (citation_example); `evidence`: the prompt
     carries an evidence block, whose quoting rule comes with it."""
     words = frame(language)
-    outline = "\n".join(f"{i}. {part}" for i, part in enumerate(task.outline(language), 1))
+    parts = outline(task, language, verbosity, words["merged"])
+    listed = "\n".join(f"{i}. {part}" for i, part in enumerate(parts, 1))
     low, high = length_words(task.length, verbosity)
     lines = [
         words["method"].format(
             name=task.name.get(language), description=task.description_in(language)
         ),
-        f"{words['outline']}\n{outline}",
+        f"{words['outline']}\n{listed}",
+        words["outline_fit"],
         words["format"],
-        words["length"].format(low=f"{low:,}", high=f"{high:,}"),
-        *_facts_rules(words, project, assumptions),
+        words["length"].format(low=count(low, language), high=count(high, language)),
+        *facts_rules(words, facts, language, assumptions),
         words["cite"].format(example=example),
         *([words["evidence"]] if evidence else []),
-        words["confidence"],
         words["decision"],
         words["tags"],
         words["language"],
@@ -199,21 +257,27 @@ def instructions_block(
     )
 
 
-def _facts_rules(
-    words: dict[str, str], project: ProjectContext | None, assumptions: str
-) -> list[str]:
-    missing = project.missing_inputs() if project is not None else list(KEY_INPUTS)
-    rules = [words["facts"]] if project is not None and len(missing) < len(KEY_INPUTS) else []
+def facts_rules(words: dict[str, str], facts: Facts, language: str, assumptions: str) -> list[str]:
+    """The rules about the project's facts: use them (or there are none yet), what the
+    method works from, what is missing and what to do about it, the decisions winning."""
+    project = facts.project
+    rules = [words["empty"] if project is None or project.is_empty else words["facts"]]
+    if facts.needs:
+        names = "; ".join(n.name.get(language) for n in facts.needs)
+        rules.append(words["needs"].format(inputs=names))
+    missing = facts.missing(language)
     if missing:
-        rules.append(words["missing"].format(missing=_listed([words[m] for m in missing], words)))
+        rules.append(words["missing"].format(missing=_listed(missing, words)))
+    if project is not None and project.decisions:
+        rules.append(words["decisions_win"])
     if assumptions:
         rules.append(words["assumed"].format(assumptions=inert(assumptions)))
     return rules
 
 
 def _listed(items: list[str], words: dict[str, str]) -> str:
-    """'a', 'a and b', 'a, b and c' in the frame's language."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + words["and"] + items[-1]
+    """'a', 'a and b', 'a; b and c' in the frame's language (items may hold commas)."""
+    return items[0] if len(items) == 1 else "; ".join(items[:-1]) + words["and"] + items[-1]
 
 
 def citation_example(knowledge: Knowledge, guide: str, language: str) -> str:
@@ -226,8 +290,15 @@ def citation_example(knowledge: Knowledge, guide: str, language: str) -> str:
     return f"[{guide} > {headings[1] if len(headings) > 1 else headings[0]}]"
 
 
-def reference_blocks(task: Task, sections: Sequence[Section], language: str) -> dict[str, str]:
-    """The `<guide>`, `<example>` and `<material>` blocks for the chosen sections."""
+def reference_blocks(
+    task: Task,
+    sections: Sequence[Section],
+    language: str,
+    message: str = "",
+    verbosity: str = "detailed",
+) -> dict[str, str]:
+    """The `<guide>`, `<example>` and `<material>` blocks for the chosen sections; a data
+    file trimmed to the rows nearest `message` that `verbosity` allows."""
     words = frame(language)
     guides: list[str] = []
     for name in task.guides:
@@ -240,9 +311,16 @@ def reference_blocks(task: Task, sections: Sequence[Section], language: str) -> 
         for s in sections
         if s.is_example
     ]
+    names = list(dict.fromkeys(s.source for s in sections if s.kind == "material"))
     materials = [
-        _material(name, [s for s in sections if s.source == name and not s.is_example], words)
-        for name in task.materials
+        material_block(
+            name,
+            [s for s in sections if s.source == name and not s.is_example],
+            message,
+            verbosity,
+            language,
+        )
+        for name in names
     ]
     return {
         "guide": "\n\n".join(guides),
@@ -251,27 +329,7 @@ def reference_blocks(task: Task, sections: Sequence[Section], language: str) -> 
     }
 
 
-def _material(name: str, parts: Sequence[Section], words: dict[str, str]) -> str:
-    """One `<material>` block: a data file as it is, a markdown file by its sections."""
-    if not parts:
-        return ""
-    if len(parts) == 1 and parts[0].heading in {"Data", "Summary"}:
-        body = parts[0].text
-    else:
-        body = "\n".join(_tag("section", s.text, title=s.heading) for s in parts)
-    if parts[0].is_template:
-        return _tag("material", body, source=name, note=words["template_note"])
-    return _tag("material", body, source=name)
-
-
-def _attribute(value: str) -> str:
-    """An attribute value that cannot end the attribute or the tag."""
-    return escape(value, quote=True)
-
-
-def _tag(tag: str, body: str, /, **attributes: str) -> str:
-    attrs = "".join(f' {key}="{_attribute(value)}"' for key, value in attributes.items())
-    return f"<{tag}{attrs}>\n{body.strip()}\n</{tag}>"
+_tag = frame_tag
 
 
 def _turns(tag: str, turns: Sequence[PastTurn], max_tokens: int) -> tuple[str, int]:

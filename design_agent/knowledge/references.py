@@ -69,6 +69,7 @@ def _reference_problems(catalogue: Catalogue, home: HomeLayout) -> dict[Key, lis
         label = f"task '{task.id}'"
         refs = [*task.guides], [*task.materials]
         messages = _task_problems(catalogue, label, task.agent, refs, home)
+        messages += _input_problems(catalogue, label, task.inputs)
         if messages:
             found[("tasks", task.id)] = messages
     for agent in catalogue.agents.values():
@@ -166,7 +167,19 @@ def _raw_problems(
     agent = raw.get("agent")
     agent = agent if isinstance(agent, str) and _ID.match(agent) else None
     files = _names(raw.get("guides"), _FILE), _names(raw.get("materials"), _FILE)
-    return _task_problems(catalogue, label, agent, files, home)
+    messages = _task_problems(catalogue, label, agent, files, home)
+    return messages + _input_problems(catalogue, label, _names(raw.get("inputs"), _ID))
+
+
+def _input_problems(catalogue: Catalogue, label: str, inputs: list[str]) -> list[Found]:
+    """Each input a task names that config/inputs.yaml does not define, in one line."""
+    messages: list[Found] = []
+    for name in inputs:
+        if name not in catalogue.inputs:
+            hint = unknown_hint(name, catalogue.inputs, "inputs", "config/inputs.yaml")
+            said = f"{label}: input '{name}' is not defined in config/inputs.yaml; {hint}"
+            messages.append(("inputs", said))
+    return messages
 
 
 def _names(value: Any, pattern: re.Pattern[str]) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from design_agent.core.errors import ConfigError, NotFoundError
-from design_agent.core.models import Agent, Task
+from design_agent.core.models import Agent, InputNeed, Task
 from design_agent.core.paths import DataLayout, HomeLayout, bundled_root
 from design_agent.core.yamlfile import LocatedYaml, Problem, YamlFileError, load_located
 from design_agent.knowledge import references
@@ -78,6 +78,7 @@ class Catalogue:
 
     agents: dict[str, Agent] = field(default_factory=dict)
     tasks: dict[str, Task] = field(default_factory=dict)
+    inputs: dict[str, InputNeed] = field(default_factory=dict)
     guides: dict[str, Path] = field(default_factory=dict)
     materials: dict[str, Path] = field(default_factory=dict)
     adapter_files: dict[str, Path] = field(default_factory=dict)
@@ -220,6 +221,7 @@ def load_catalogue(home: HomeLayout) -> Catalogue:
         reader = _Reader(catalogue, overlay=index > 0)
         reader.entries(layer.agents_file, "agents", Agent, catalogue.agents)
         reader.entries(layer.tasks_file, "tasks", Task, catalogue.tasks)
+        reader.entries(layer.inputs_file, "inputs", InputNeed, catalogue.inputs)
         catalogue.guides.update(_files_in(layer.guides_dir, {".md"}))
         catalogue.materials.update(_files_in(layer.materials_dir, {".md", ".csv", ".txt"}))
         catalogue.adapter_files.update(
@@ -234,7 +236,7 @@ def catalogue_sources(home: HomeLayout) -> list[Path]:
     """Every file the catalogue is built from (for the cache signature)."""
     paths: list[Path] = []
     for layer in data_layers(home):
-        paths += [layer.agents_file, layer.tasks_file]
+        paths += [layer.agents_file, layer.tasks_file, layer.inputs_file]
         for folder in (layer.guides_dir, layer.materials_dir, layer.adapters_dir):
             if folder.is_dir():
                 paths += [folder, *folder.iterdir()]

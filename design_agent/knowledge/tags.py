@@ -163,3 +163,10 @@ def _merge(segments: list[Segment]) -> list[Segment]:
         else:
             merged.append(segment)
     return merged
+
+
+def frame_tag(name: str, body: str, /, **attributes: str) -> str:
+    """One of the prompt's own blocks, `<name attr="...">body</name>`: each attribute value
+    escaped so it cannot end the attribute or the tag."""
+    attrs = "".join(f' {k}="{html.escape(v, quote=True)}"' for k, v in attributes.items())
+    return f"<{name}{attrs}>\n{body.strip()}\n</{name}>"

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from design_agent.knowledge.prompt import BLOCKS, assemble
-from design_agent.knowledge.prompt_frame import frame
 from design_agent.turn.grounding import prompt_context
 from design_agent.turn.review import checks_of
 from design_agent.understanding.conversation import conversation_node
@@ -49,9 +48,9 @@ class Brief:
         return "\n\n".join([persona, *(blocks[n] for n in names)])
 
     def needs(self) -> list[str]:
-        """The key facts (users, problem, constraints) the project does not state yet."""
-        words = frame(self.language)
-        return [words[key] for key in prompt_context(self.context).missing_inputs()]
+        """What the project and the request do not give yet: the key facts (users, problem,
+        constraints), then the inputs the method works from (config/inputs.yaml)."""
+        return list(self.assembled.missing)
 
     def checks(self) -> list[str]:
         """What review_answer checks a draft of this method for."""

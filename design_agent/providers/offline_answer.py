@@ -2,9 +2,13 @@
 
 Built from the grounding only, never from a model: the task's outline, each
 part with the guide's procedure steps that speak to it, the project's facts
-placed where they belong, the template's fields (what is known filled in,
-the rest marked), then the pitfalls and the sources. Verbosity changes how
-much of each is shown, so brief, normal and detailed differ in length.
+placed in the one part they answer, the brief's relevant lines quoted there,
+the guide's own practical material (its checklists, question sets, tables),
+the template's fields (what is known filled in, the rest marked), then the
+pitfalls and the sources (offline_places.py decides where each piece goes).
+Verbosity changes how much of each is shown: "detailed" adds depth (what
+each part holds, more material, what to prepare, what to do when time is
+short), never a second copy of the procedure.
 """
 
 from __future__ import annotations
@@ -14,7 +18,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from design_agent.core.text import fold, short_stems
-from design_agent.providers.offline_texts import FACT_HOMES, PITFALLS, PROCEDURE, TEXTS
+from design_agent.providers.offline_places import (
+    brief_lines,
+    deliverable_item,
+    home_of,
+    material_lines,
+    practical,
+    spread,
+)
+from design_agent.providers.offline_texts import (
+    FACT_HOMES,
+    INPUTS,
+    PITFALLS,
+    PROCEDURE,
+    SHORT_ON_TIME,
+    TEXTS,
+)
 from design_agent.providers.request import Grounding, GuideSection, ProviderRequest
 
 REQUEST_CHARS = 400
@@ -27,14 +46,18 @@ class Depth:
     steps: int  # guide steps per outline part
     fields: int  # template fields per part
     pitfalls: int
-    whole_procedure: bool
+    material: int  # lines of the guide's practical material per section
+    quotes: int  # brief sentences per part
+    depth: bool  # what each part holds, what to prepare, what to do when time is short
     limits: bool
 
 
 DEPTHS = {
-    "brief": Depth(steps=1, fields=0, pitfalls=1, whole_procedure=False, limits=False),
-    "normal": Depth(steps=3, fields=3, pitfalls=4, whole_procedure=False, limits=True),
-    "detailed": Depth(steps=4, fields=8, pitfalls=8, whole_procedure=True, limits=True),
+    "brief": Depth(steps=1, fields=0, pitfalls=1, material=0, quotes=1, depth=False, limits=False),
+    "normal": Depth(steps=3, fields=3, pitfalls=4, material=4, quotes=2, depth=False, limits=True),
+    "detailed": Depth(
+        steps=6, fields=8, pitfalls=8, material=10, quotes=3, depth=True, limits=True
+    ),
 }
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s+(.+)$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*[-*]\s+(.+)$", re.MULTILINE)
@@ -56,9 +79,11 @@ def compose_answer(request: ProviderRequest) -> list[str]:
     if not usable or not grounding.expected_output:
         return _finish([*blocks, t["no_match"], t["sources"], t["no_sources"]])
     blocks += _assumptions(grounding, t, brief=not depth.limits)
+    if depth.depth:
+        blocks += _extra(usable, INPUTS, t["prepare"])
     blocks += _parts(grounding, usable, t, depth)
-    if depth.whole_procedure:
-        blocks += [t["procedure"], _numbered(_steps(usable))]
+    if depth.depth:
+        blocks += _extra(usable, SHORT_ON_TIME, t["short_on_time"])
     pitfalls = _items(usable, PITFALLS, _BULLET)[: depth.pitfalls]
     if pitfalls:
         blocks += [t["pitfalls"], _bullets(pitfalls)]
@@ -97,21 +122,46 @@ def _parts(
     grounding: Grounding, sections: list[GuideSection], t: dict[str, Any], depth: Depth
 ) -> list[str]:
     parts = grounding.expected_output
-    steps = _assign(_steps(sections), parts)
-    facts = _place_facts(grounding, parts, t)
-    fields = _template_fields(sections, parts, grounding)
+    steps = spread(_steps(sections), parts)
+    fields, filled = _template_fields(sections, parts, grounding)
+    facts = _place_facts(grounding, parts, t, filled)
+    quotes = brief_lines(grounding.briefs, parts, grounding.message or "", depth.quotes)
+    material = practical(sections, parts) if depth.material else {}
     blocks: list[str] = []
     for i, part in enumerate(parts):
         blocks.append(f"## {i + 1}. {part}")
         body = facts.get(i, [])
+        body += [
+            t["from_brief"].format(name=name) + f' "{line}"' for name, line in quotes.get(i, [])
+        ]
+        holds = deliverable_item(sections, part, i, len(parts))
+        if holds and (depth.depth or not steps.get(i)):
+            body.append(f"{t['holds']} {holds}")
         if steps.get(i) and depth.steps == 1:
             body.append(f"{t['steps']} {steps[i][0]}")
         elif steps.get(i) and depth.steps:
             body.append(f"{t['steps']}\n" + _bullets(steps[i][: depth.steps], indent="  "))
         if fields.get(i) and depth.fields:
             body.append(f"{t['fields']}\n" + _bullets(fields[i][: depth.fields], indent="  "))
-        blocks.append("\n".join(f"- {line}" for line in body) if body else f"- {t['to_fill']}")
+        text = "\n".join(f"- {line}" for line in body) if body else f"- {t['to_fill']}"
+        blocks.append(text)
+        for section in material.get(i, []):
+            lines = material_lines(section, depth.material, section.language)
+            if lines:
+                label = section.guide if section.kind == "material" else section.heading
+                blocks.append(t["from_guide"].format(heading=label) + "\n\n" + "\n".join(lines))
     return blocks
+
+
+def _extra(sections: list[GuideSection], headings: frozenset[str], title: str) -> list[str]:
+    """A detailed answer's own block from one guide section (what to prepare, what to do
+    when time is short), as its items."""
+    section = _first(sections, headings)
+    if section is None:
+        return []
+    items = [m.group(1).strip() for m in _ITEM.finditer(section.text)]
+    body = _bullets(items) if items else " ".join(section.text.split())
+    return [title, body] if body else []
 
 
 def _steps(sections: list[GuideSection]) -> list[str]:
@@ -148,31 +198,18 @@ def _first(sections: list[GuideSection], headings: frozenset[str]) -> GuideSecti
     return next((s for s in sections if s.kind == "guide" and s.heading.lower() in headings), None)
 
 
-def _assign(steps: list[str], parts: list[str]) -> dict[int, list[str]]:
-    """Each step to the part it speaks to most, with the order as a tie-breaker (methods
-    are written in the order their deliverable is)."""
-    assigned: dict[int, list[str]] = {}
-    part_terms = [short_stems(p) for p in parts]
-    for i, step in enumerate(steps):
-        terms = short_stems(step)
-        position = i / max(1, len(steps) - 1)
-        scores = [
-            len(terms & part_terms[j]) + 0.9 * (1 - abs(position - j / max(1, len(parts) - 1)))
-            for j in range(len(parts))
-        ]
-        assigned.setdefault(scores.index(max(scores)), []).append(step)
-    return assigned
-
-
-def _place_facts(grounding: Grounding, parts: list[str], t: dict[str, Any]) -> dict[int, list[str]]:
-    """The project's facts, each in the first part whose words say it belongs there."""
+def _place_facts(
+    grounding: Grounding, parts: list[str], t: dict[str, Any], filled: set[str]
+) -> dict[int, list[str]]:
+    """Each project fact once, in the part it answers (offline_places.home_of), unless a
+    template field already carries it; the decisions under the first part."""
     placed: dict[int, list[str]] = {}
-    folded = [fold(p) for p in parts]
     for key, value in grounding.project_context.items():
-        homes = FACT_HOMES.get(key, ())
-        where = next((i for i, p in enumerate(folded) if any(h in p for h in homes)), 0)
+        if key in filled or (key == "briefs" and grounding.briefs):
+            continue
         label = t["labels"].get(key, key)
-        placed.setdefault(where, []).append(t["known"].format(label=label, value=_clip(str(value))))
+        line = t["known"].format(label=label, value=_clip(str(value)))
+        placed.setdefault(home_of(key, parts), []).append(line)
     for decision in grounding.decisions:
         placed.setdefault(0, []).append(t["decided"].format(decision=_clip(decision)))
     return placed
@@ -180,10 +217,12 @@ def _place_facts(grounding: Grounding, parts: list[str], t: dict[str, Any]) -> d
 
 def _template_fields(
     sections: list[GuideSection], parts: list[str], grounding: Grounding
-) -> dict[int, list[str]]:
-    """The template's bracketed lines under the part their heading matches, with the
-    project's known facts written in."""
+) -> tuple[dict[int, list[str]], set[str]]:
+    """The template's bracketed lines under the part their heading matches, each project
+    fact written into the first field it answers (and only that one), and the facts so
+    written."""
     fields: dict[int, list[str]] = {}
+    filled: set[str] = set()
     part_terms = [short_stems(p) for p in parts]
     for section in sections:
         if section.kind != "material" or "template" not in section.guide:
@@ -194,8 +233,9 @@ def _template_fields(
         heading = short_stems(section.heading)
         best = max(range(len(parts)), key=lambda j: len(heading & part_terms[j]))
         if heading & part_terms[best]:
-            fields.setdefault(best, []).extend(_fill(line, grounding) for line in lines)
-    return fields
+            for line in lines:
+                fields.setdefault(best, []).append(_fill(line, grounding, filled, best, parts))
+    return fields, filled
 
 
 def _is_field(line: str) -> bool:
@@ -208,10 +248,16 @@ def _field_line(line: str) -> str:
     return re.sub(r"^\s*(?:[-*]|\d+[.)])\s*", "", line).strip()
 
 
-def _fill(line: str, grounding: Grounding) -> str:
+def _fill(line: str, grounding: Grounding, filled: set[str], part: int, parts: list[str]) -> str:
+    """`line` with the first project fact it asks for written in, when that fact is not
+    written elsewhere yet and belongs in this part."""
     label = fold(line.split(":")[0])
     for key, value in grounding.project_context.items():
-        if any(home in label for home in FACT_HOMES.get(key, ())[:4]):
+        homes = FACT_HOMES.get(key, ())
+        if key in filled or home_of(key, parts) != part:
+            continue
+        if any(home in label for home in homes):
+            filled.add(key)
             return _FIELD.sub(_clip(str(value), 120), line, count=1)
     return line
 

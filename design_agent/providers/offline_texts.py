@@ -28,9 +28,13 @@ TEXTS: dict[str, dict[str, Any]] = {
         },
         "decided": "**Decided:** {decision}",
         "steps": "How to do it:",
+        "holds": "What it holds (the guide's deliverable):",
+        "from_brief": "From {name}:",
+        "from_guide": "From the guide ({heading}):",
         "fields": "Fill in:",
         "to_fill": "[to fill]",
-        "procedure": "## The whole procedure",
+        "prepare": "## What to prepare",
+        "short_on_time": "## If time or budget is short",
         "pitfalls": "## Pitfalls",
         "limits": "## Confidence and limitations",
         "limit_items": [
@@ -71,9 +75,13 @@ TEXTS: dict[str, dict[str, Any]] = {
         },
         "decided": "**Decidido:** {decision}",
         "steps": "Cómo hacerlo:",
+        "holds": "Qué contiene (el entregable de la guía):",
+        "from_brief": "De {name}:",
+        "from_guide": "De la guía ({heading}):",
         "fields": "Completa:",
         "to_fill": "[por completar]",
-        "procedure": "## El procedimiento completo",
+        "prepare": "## Qué preparar",
+        "short_on_time": "## Si falta tiempo o presupuesto",
         "pitfalls": "## Errores frecuentes",
         "limits": "## Confianza y limitaciones",
         "limit_items": [
@@ -93,58 +101,87 @@ TEXTS: dict[str, dict[str, Any]] = {
     },
 }
 
-# Words that say which outline part a project fact belongs in, per fact.
+# Words that say which outline part a project fact belongs in, per fact, the most telling
+# first: a fact goes to the part naming the earliest of them (offline_places.home_of).
 FACT_HOMES: dict[str, tuple[str, ...]] = {
     "users": (
-        "user",
         "participant",
         "persona",
         "audience",
-        "customer",
-        "segment",
-        "who",
+        "user",
         "usuari",
-        "participant",
-        "public",
+        "customer",
         "client",
         "segment",
+        "public",
+        "who",
         "quien",
     ),
     "problem": (
         "goal",
-        "question",
-        "problem",
         "objective",
-        "hypothes",
-        "scope",
-        "purpose",
-        "context",
         "objetiv",
+        "problem",
+        "question",
         "pregunta",
-        "problema",
+        "hypothes",
         "hipotesis",
-        "alcance",
+        "purpose",
         "proposito",
-        "contexto",
+        "scope",
+        "alcance",
+        "context",
     ),
     "constraints": (
+        "logistic",
         "schedule",
-        "logistic",
-        "plan",
-        "timeline",
-        "risk",
-        "constraint",
-        "budget",
-        "resourc",
         "calendario",
-        "logistic",
+        "timeline",
         "plazo",
-        "riesgo",
+        "constraint",
         "restricc",
+        "budget",
         "presupuesto",
+        "resourc",
         "recurso",
+        "risk",
+        "riesgo",
+        "dependenc",
+        "distribut",
+        "distribuc",
+        "plan",
     ),
 }
+# The standard guide sections (folded); any other section of a guide is its own practical
+# material (Van Westendorp questions, severity ratings), shown under the part it serves.
+STANDARD_HEADINGS = frozenset(
+    {
+        "summary",
+        "resumen",
+        "when to use",
+        "when not to use",
+        "cuando usarlo",
+        "cuando no usarlo",
+        "inputs",
+        "entradas",
+        "procedure",
+        "procedimiento",
+        "deliverable",
+        "entregable",
+        "worked example",
+        "ejemplo practico",
+        "pitfalls",
+        "errores frecuentes",
+        "references",
+        "referencias",
+        "small budgets and short timelines",
+        "con poco presupuesto y poco tiempo",
+    }
+)
 # Headings of the guide sections the skeleton draws on, in both languages.
 PROCEDURE = frozenset({"procedure", "procedimiento", "steps", "pasos"})
 PITFALLS = frozenset({"pitfalls", "errores frecuentes", "common mistakes"})
+INPUTS = frozenset({"inputs", "entradas"})
+SHORT_ON_TIME = frozenset(
+    {"small budgets and short timelines", "con poco presupuesto y poco tiempo"}
+)

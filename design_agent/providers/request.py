@@ -44,6 +44,8 @@ class Grounding(_Frozen):
     project_name: str | None = None
     project_context: dict[str, Any] = Field(default_factory=dict)
     decisions: list[str] = Field(default_factory=list)
+    # The project's briefs by file name, whose lines the offline answer quotes where they belong.
+    briefs: dict[str, str] = Field(default_factory=dict)
     # A research method's draft groups from the project's evidence (evidence/draft.py),
     # markdown blocks the offline answer shows first.
     evidence_draft: list[str] = Field(default_factory=list)

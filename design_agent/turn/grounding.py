@@ -61,16 +61,18 @@ def grounding(
     sections: list[Section],
     context: ProjectContext,
     language: str,
+    outline: list[str] | None = None,
 ) -> Grounding:
     """What the offline provider answers from: the request, method, persona and project.
     `sections` are all of the method's sections in the answer's language (it has no
-    context window to fit), not only those the prompt had room for."""
+    context window to fit), not only those the prompt had room for; `outline` the parts
+    the prompt asks for (a brief request's merged ones), the task's own by default."""
     briefs = ", ".join(f.filename for f in context.briefs)
     return Grounding(
         message=message,
         task_id=task.id,
         task_name=task.name.get(language),
-        expected_output=task.outline(language),
+        expected_output=outline if outline is not None else task.outline(language),
         persona_role=agent.role.get(language),
         persona_goal=agent.goal_in(language),
         sections=[
@@ -89,4 +91,5 @@ def grounding(
             **({"briefs": briefs} if briefs else {}),
         },
         decisions=[d.decision for d in context.decisions],
+        briefs={f.filename: f.content for f in context.briefs},
     )

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from design_agent.core.events import GuidesLoaded, PipelineEvent, PromptReady
 from design_agent.knowledge.prompt import AssembledPrompt, PastTurn, assemble
+from design_agent.knowledge.prompt_frame import frame
+from design_agent.knowledge.shape import outline
 from design_agent.providers.request import ProviderRequest
 from design_agent.providers.routing import choose_tier
 from design_agent.turn.evidence import TurnEvidence
@@ -110,6 +112,7 @@ def build_request(knowledge: Knowledge, inputs: RequestInputs) -> BuiltRequest:
             knowledge.task_sections(task, prefs.language),
             context,
             prefs.language,
+            outline(task, prefs.language, prefs.verbosity, frame(prefs.language)["merged"]),
         ).model_copy(update={"evidence_draft": inputs.evidence.draft}),
     )
     return BuiltRequest(built, assembled, spec.name, spec.context_limit, spec.is_offline)

@@ -59,6 +59,11 @@ def _assign(wanted: list[set[str]], headings: list[tuple[str, set[str]]]) -> dic
             continue
         best = max(open_parts, key=lambda i: len(terms & wanted[i]) / len(wanted[i]))
         found[best] = heading
+    for index, want in enumerate(wanted):  # a heading that names the part in full answers it,
+        if index not in found and want:  # even one claimed by another ("Ideas / Idea list",
+            named = next((h for h, terms in headings if want <= terms), None)  # a brief
+            if named is not None:  # answer's merged parts)
+                found[index] = named
     return found
 
 
