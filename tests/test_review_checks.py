@@ -79,6 +79,13 @@ def test_a_percentage_of_a_whole_over_100_is_named_but_growth_is_not(bundled_cat
     growth = "## Success metrics\nA 150 % increase in repeat orders.\n" + ENDING
     items, _ = review(bundled_catalogue, knowledge, "usability_test_plan", growth)
     assert items["percentages"].passed
+    rice = "| Item | Reach | Impact | Confidence | Effort |\n|---|---|---|---|---|\n"
+    rice += "| SSO | 800 | 2 | 120% | 4 |\n" + ENDING
+    items, _ = review(bundled_catalogue, knowledge, "prioritization", rice)
+    assert not items["percentages"].passed and "120%" in items["percentages"].detail
+    tree = "| Tarea | Éxito | Acierto directo |\n|---|---|---|\n| 4. Manguera | 92 % | 108 % |\n"
+    items, _ = review(bundled_catalogue, knowledge, "tree_testing", tree, "es")
+    assert not items["percentages"].passed and "108 %" in items["percentages"].detail
 
 
 @pytest.mark.parametrize(
@@ -150,12 +157,32 @@ def test_the_spanish_outline_is_found_by_heading_in_spanish(bundled_catalogue, k
         ("Solo sesiones remotas moderadas", "Sesiones remotas moderadas por videollamada.", False),
         ("No incentives", "Each participant gets a 50 USD incentive.", True),
         ("No incentives", "No incentives: we offer a summary of the findings.", False),
+        (  # an activity ruled out on an object, in an answer about that activity
+            "No experiments on the annual plan checkout",
+            "This experiment tests trial length. The variant shows the annual plan checkout.",
+            True,
+        ),
+        (
+            "No experiments on the annual plan checkout",
+            "This experiment tests trial length on the monthly plan only.",
+            False,
+        ),
+        (  # a forbidding verb inside the decision
+            "Los OKR de producto no incluyen métricas de ingresos",
+            "RC2: los ingresos por suscripción crecen un 10 %. Sesiones de seguimiento.",
+            True,
+        ),
+        (
+            "Los OKR de producto no incluyen métricas de ingresos",
+            "RC2: la activación semanal crece un 10 %. Sesiones de seguimiento.",
+            False,
+        ),
     ],
 )
 def test_a_plan_against_a_recorded_decision_is_flagged_naming_it(
     bundled_catalogue, knowledge, decision, plan, flagged
 ):
-    language = "es" if "sesiones" in plan.lower() else "en"
+    language = "es" if "sesiones" in plan.lower() or "esiones de" in plan else "en"
     recorded = [RecordedDecision(7, decision, "2026-11-01")]
     items, _ = review(bundled_catalogue, knowledge, "usability_test_plan", plan, language, recorded)
     if flagged:

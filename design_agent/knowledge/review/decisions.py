@@ -80,6 +80,7 @@ def find_conflict(doc: Document, decision: RecordedDecision) -> Conflict | None:
     targets = _opposites_of(folded)
     wanted = _ruled_out(folded)
     rows = [" | ".join(row) for table in doc.tables for row in table.rows]
+    whole = fold(doc.text)
     for sentence in [*doc.sentences, *rows]:
         said = fold(sentence)
         for target in targets:
@@ -88,10 +89,19 @@ def find_conflict(doc: Document, decision: RecordedDecision) -> Conflict | None:
                 found = sentence[match.start() : match.end()] or match.group(0)
                 return Conflict(decision, found, sentence)
         for stems in wanted:
-            span = _names_all(said, stems)
+            span = _names_all(said, stems) or _names_its_object(said, stems, whole)
             if span:
                 return Conflict(decision, sentence[span[0] : span[1]], sentence)
     return None
+
+
+def _names_its_object(sentence: str, stems: list[str], whole: str) -> tuple[int, int] | None:
+    """What an activity rules out on an object ("No experiments on the annual plan
+    checkout"), planned by a sentence naming the object in an answer that is about the
+    activity (an A/B plan whose variant "includes the annual plan checkout")."""
+    if len(stems) < 3 or _names_all(whole, stems[:1]) is None:
+        return None
+    return _names_all(sentence, stems[1:])
 
 
 def _opposites_of(decision: str) -> list[re.Pattern[str]]:
@@ -110,7 +120,7 @@ def _ruled_out(decision: str) -> list[list[str]]:
     phrase ("Offline mode is out of scope"), split at "and" / "y" and commas."""
     clauses: list[str] = []
     for clause in re.split(r"[;.]", decision):
-        forbid = _forbids().search(clause)
+        forbid = _forbids().search(clause) or _forbids_inside().search(clause)
         if forbid:
             clauses.append(clause[forbid.end() :])
         ruled = _ruled_out_phrase().search(clause)
@@ -164,6 +174,11 @@ def _forbids() -> re.Pattern[str]:
     """A forbidding word at a clause's start or after "only ... ," ("nunca por sucursal")."""
     found = [w for lang in review_words().languages for w in lang.forbids]
     return re.compile(r"(?:^|,)\W*" + phrase_pattern([*found, "nunca", "never"]).pattern)
+
+
+@cache
+def _forbids_inside() -> re.Pattern[str]:
+    return phrase_pattern([w for lang in review_words().languages for w in lang.forbids_inside])
 
 
 @cache

@@ -50,6 +50,7 @@ class LanguageWords(BaseModel):
     change: list[str]
     negations: list[str]
     forbids: list[str]
+    forbids_inside: list[str]
     only: list[str]
     ruled_out: list[str]
     generic: list[str]
