@@ -126,6 +126,9 @@ def _parts(
     fields, filled = _template_fields(sections, parts, grounding)
     facts = _place_facts(grounding, parts, t, filled)
     quotes = brief_lines(grounding.briefs, parts, grounding.message or "", depth.quotes)
+    if grounding.briefs and not any(quotes.values()):  # read, and said so, though unquoted
+        names = ", ".join(grounding.briefs)
+        facts.setdefault(0, []).append(t["briefs_unquoted"].format(names=names))
     material = practical(sections, parts) if depth.material else {}
     blocks: list[str] = []
     for i, part in enumerate(parts):

@@ -139,7 +139,8 @@ def test_un_brief_con_espacios_una_carpeta_y_un_binario(talk: Conversation, docs
         exit_code=2,
         pending=None,
     )
-    talk(JOURNEY_ES, reply=["Mapa de viaje del cliente", "**Briefs:** mi brief.md"], pending=None)
+    said = ["Mapa de viaje del cliente", "**Briefs leídos:** mi brief.md (ninguna línea habla"]
+    talk(JOURNEY_ES, reply=said, pending=None)
 
 
 def test_cambiar_a_gemini_instalado_y_volver(talk: Conversation) -> None:
