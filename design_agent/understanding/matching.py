@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rapidfuzz import fuzz
@@ -501,6 +501,17 @@ class Matcher:
     def clear_cache(self) -> None:
         """Forget per-word look-ups (benchmarks use it to time a cold start)."""
         self._lookups.clear()
+        self.__dict__.pop("_last", None)
+
+    def _analysed(self, message: str) -> _Message:
+        """The message read and analysed; the last one is kept, for a turn matches its
+        message more than once (is it a reply or a request? which method?)."""
+        last = self.__dict__.get("_last")  # absent from a matcher cached before it existed
+        if last is not None and last[0] == message:
+            return cast(_Message, last[1])
+        analysed = self._analyse(reading_of(message))
+        self.__dict__["_last"] = (message, analysed)
+        return analysed
 
     # ----------------------------------------------------------------- build
 
@@ -645,7 +656,7 @@ class Matcher:
         self, message: str, *, recent_task_ids: Sequence[str] = (), limit: int = 5
     ) -> MatchResult:
         """Rank the tasks for `message`; `recent_task_ids` nudge near-ties toward them."""
-        analysed = self._analyse(reading_of(message))
+        analysed = self._analysed(message)
         found = self._score(analysed, max(2, limit))
         evidence = found.scores
         recent = {self._positions[t] for t in recent_task_ids if t in self._positions}
