@@ -158,3 +158,41 @@ def test_every_bundled_shape_is_written_with_groups_each_language_gives(bundled_
                 assert words.words(group, language), textwrap.shorten(
                     f"{task.id}: {group} has no {language} words", 80
                 )
+
+
+@pytest.mark.parametrize(
+    ("message", "not_high"),
+    [
+        # What a deliverable is made "of" is its object, not the method asked for.
+        (
+            "a one-page brief of the heuristic evaluation for the exec team, lead with the fixes",
+            "heuristic_evaluation",
+        ),
+        # What is turned into something else is material the person has, not the request.
+        ("turn our empathy map into something the board can read", "empathy_map"),
+        ("convert the service blueprint into a list of tickets for the devs", "service_blueprint"),
+        ("convierte el mapa de empatía en algo que la dirección pueda leer", "empathy_map"),
+    ],
+)
+def test_a_method_named_as_the_object_of_another_is_never_high(
+    bundled_matcher: Matcher, message: str, not_high: str
+) -> None:
+    best = bundled_matcher.match(message).best
+    assert best is not None
+    assert not (best.task_id == not_high and best.band == "HIGH"), best
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's the minimum detectable effect if we run the new pricing copy against the current"
+        " one with 5k visitors a week",
+        "¿cuál es el efecto mínimo detectable si probamos el texto nuevo contra el actual con"
+        " 8.000 visitas a la semana?",
+    ],
+)
+def test_an_experiment_told_by_its_statistics_is_an_ab_test(
+    bundled_matcher: Matcher, message: str
+) -> None:
+    best = bundled_matcher.match(message).best
+    assert best is not None and best.task_id == "ab_testing"

@@ -133,6 +133,8 @@ LONG_PHRASE_ROLE = 0.85
 PROMOTED_ROLES = frozenset({"detail", "object"})
 # A phrase said only by words in these roles never makes its task HIGH.
 UNCARRIED_ROLES = frozenset({"checked"})
+# ... nor one said only by the object of a head that names a method itself.
+UNCARRIED_UNDER_HEAD = UNCARRIED_ROLES | {"object"}
 # Below this rarity-weighted evidence the head names no method ("Context: ..."),
 # so the details are the request.
 HEAD_MIN_EVIDENCE = 0.35
@@ -777,7 +779,10 @@ class Matcher:
             target = rejected if word.negated else matched
             promoted = details_lead and word.role in PROMOTED_ROLES
             role = 1.0 if promoted else ROLE_WEIGHTS[word.role]
-            if not word.negated and word.role not in UNCARRIED_ROLES:
+            # When the head names a method, what the deliverable is about ("recruiting for
+            # the focus groups") is its object, not another method asked for.
+            uncarried = UNCARRIED_ROLES if details_lead else UNCARRIED_UNDER_HEAD
+            if not word.negated and word.role not in uncarried:
                 carried.update(term for term, _weight in terms)
             for term, weight in terms:
                 known = target.get(term, (0.0, 0.0))
