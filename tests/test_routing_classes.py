@@ -196,3 +196,31 @@ def test_an_experiment_told_by_its_statistics_is_an_ab_test(
 ) -> None:
     best = bundled_matcher.match(message).best
     assert best is not None and best.task_id == "ab_testing"
+
+
+@pytest.mark.parametrize(
+    ("message", "method"),
+    [
+        # Beside people while they work, asking as it happens: a contextual inquiry.
+        (
+            "I'd like to sit with a few warehouse pickers during their shift and ask why they"
+            " skip steps",
+            "contextual_inquiry",
+        ),
+        (
+            "quiero acompañar a las enfermeras una noche y preguntarles por qué anotan a mano",
+            "contextual_inquiry",
+        ),
+        # People asked to do something with a design while someone watches: a usability test.
+        (
+            "sentaremos a cinco clientes con el prototipo del quiosco y les pediremos que saquen"
+            " una entrada mientras los observamos",
+            "usability_test_plan",
+        ),
+    ],
+)
+def test_a_method_told_by_what_it_does_is_found(
+    bundled_matcher: Matcher, message: str, method: str
+) -> None:
+    best = bundled_matcher.match(message).best
+    assert best is not None and best.task_id == method, best
