@@ -72,12 +72,13 @@ FLOORS = {
     # Held out (568), written from the method descriptions after the first held-out round
     # of issue 24, evaluated once: 85.4% / 95.6% / 97.4% (196 HIGH), no no-method message
     # at HIGH; unnamed experiments 51 of 70, object nouns 70 of 91 top-1. Targets not met.
-    # A dev set since: 87.2% / 96.2% / 100% (198 HIGH) once a method named as another's
+    # A dev set since: 88.0% / 96.6% / 100% (202 HIGH) once a method named as another's
     # object ("a brief of the heuristic evaluation", "turn our empathy map into ..."), an
     # experiment told by its statistics, people asked to do something while watched and
-    # people sat beside at work were read; on a third left unread while tuning, 86.4% /
+    # people sat beside at work, posing as customers, a page shown for a moment and a fake
+    # door were read; on a third left unread while tuning, 86.4% /
     # 95.5% / 100% (67 HIGH) -> 86.9% / 96.0% / 100% (68 HIGH).
-    "routing_heldout_6.yaml": Floor(top1=0.865, top3=0.955, high_precision=0.99),
+    "routing_heldout_6.yaml": Floor(top1=0.87, top3=0.96, high_precision=0.99),
     # Held out, written before the issue 24 changes for its classes (object noun, experiment
     # without its name, named method), evaluated once at the issue's close: 87.9% / 96.1% /
     # 97.0% (202 HIGH), below the targets; unnamed experiments 20 of 38 top-1. One case

@@ -217,10 +217,23 @@ def test_an_experiment_told_by_its_statistics_is_an_ab_test(
             " una entrada mientras los observamos",
             "usability_test_plan",
         ),
+        # Going somewhere as customers: a field visit (mystery shopping).
+        (
+            "we want to visit five of our gyms undercover and sign up as customers, noting"
+            " every step",
+            "field_visit",
+        ),
+        # A page shown for a moment, and what people recall: a five-second test.
+        ("enseñar la home por cinco segundos y preguntar qué recuerdan", "five_second_test"),
+        # Live before it is built, counting who clicks: a fake door test.
+        (
+            "add a 'rent a bike' button to the app before we build anything and count who clicks",
+            "fake_door_test",
+        ),
     ],
 )
-def test_a_method_told_by_what_it_does_is_found(
+def test_a_method_told_by_what_it_does_is_found_sure_enough_to_answer(
     bundled_matcher: Matcher, message: str, method: str
 ) -> None:
     best = bundled_matcher.match(message).best
-    assert best is not None and best.task_id == method, best
+    assert best is not None and (best.task_id, best.band) == (method, "HIGH"), best
