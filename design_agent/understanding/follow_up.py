@@ -40,6 +40,7 @@ _CLAUSE_END = re.compile(r"[,.;:!?¿¡\n]+")
 _NUMBERED_ITEM = re.compile(r"(?:[a-z]\s+#?|#)\d{1,2}(?=\s*(?:[?!)]|$))")
 SHORT_WORDS = 6
 FRAGMENT_WORDS = 4
+FRAGMENT_CONTENT_WORDS = 2
 EDIT_ALONE_WORDS = 10
 # How far after an edit verb the thing it edits may come ("add a line to it").
 EDIT_REACH = 6
@@ -136,8 +137,11 @@ def weigh(
         # "how do I take notes in the interviews?" names the answer but asks for a way of
         # doing something: another method's, as likely as this one's.
         how_to = len(said) > SHORT_WORDS and _phrase_at(body, 0, cues.how_to)
+        # A fragment ("¿y el tamaño de la muestra?") is about the answer: it says nothing alone.
         names = not how_to and (
-            _phrase_at(said, 0, cues.hypotheticals) or _names_answer(body, cues, last, answer)
+            _phrase_at(said, 0, cues.hypotheticals)
+            or (_continues(said, body, cues) and _fragment(said, cues))
+            or _names_answer(body, cues, last, answer)
         )
         about = names or len(said) <= SHORT_WORDS or _continues(said, body, cues)
         weight = QUESTION_WEIGHT if about else LOOSE_QUESTION_WEIGHT
@@ -207,7 +211,7 @@ def _going_on(
         reasons.append("asks for a change")
     if _continues(said, body, cues):
         # "and the screener?", "y el guion?": a fragment that only makes sense after the answer
-        fragment = len(said) <= FRAGMENT_WORDS
+        fragment = _fragment(said, cues)
         follow += FRAGMENT_WEIGHT if fragment else CONTINUES_WEIGHT
         reasons.append("continues the answer" if fragment else "continues the conversation")
     if any(_phrase_at(body, i, cues.adjustments) for i in range(len(body))):
@@ -225,6 +229,15 @@ def _going_on(
     return follow, reasons
 
 
+def _fragment(said: list[str], cues: _Cues) -> bool:
+    """A few words that only make sense after the answer ("and the screener?", "¿y el tamaño
+    de la muestra?"): articles and prepositions do not count."""
+    return len(said) <= FRAGMENT_WORDS or (
+        len(said) <= 2 * FRAGMENT_WORDS
+        and sum(w not in cues.stop_words for w in said) <= FRAGMENT_CONTENT_WORDS
+    )
+
+
 def _makes_new(words: list[str], index: int, cues: _Cues) -> bool:
     """A verb making something new rather than changing the answer: "haz un test de concepto",
     "make a journey map" (an adding verb puts the new thing into the answer instead)."""
@@ -238,7 +251,7 @@ def _makes_new(words: list[str], index: int, cues: _Cues) -> bool:
 def _loose(said: list[str], body: list[str], cues: _Cues) -> float:
     """The weight _going_on gave a long continuation and a short message."""
     loose = SHORT_WEIGHT if len(said) <= SHORT_WORDS else 0.0
-    if _continues(said, body, cues) and len(said) > FRAGMENT_WORDS:
+    if _continues(said, body, cues) and not _fragment(said, cues):
         loose += CONTINUES_WEIGHT
     return loose
 
@@ -440,6 +453,7 @@ class _Cues:
     how_to: frozenset[str]
     hypotheticals: frozenset[str]
     indefinites: frozenset[str]
+    stop_words: frozenset[str]
 
 
 @cache
@@ -471,4 +485,5 @@ def _cues(words: Lexicon) -> _Cues:
         words.union("how_to_openings"),
         words.union("hypotheticals"),
         words.union("indefinites"),
+        words.union("stop_words"),
     )
