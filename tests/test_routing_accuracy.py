@@ -84,8 +84,10 @@ FLOORS = {
     # 97.0% (202 HIGH), below the targets; unnamed experiments 20 of 38 top-1. One case
     # labelled concept_testing is a fake-door test, a method added after it was written.
     # A dev set since: 92.0% / 98.6% / 98.1% after the A/B and watching shapes grew.
-    # 92.7% / 98.9% / 98.6% after the object, experiment-statistics and at-work readings.
-    "routing_heldout_5.yaml": Floor(top1=0.92, top3=0.985, high_precision=0.98),
+    # 92.7% / 98.9% / 98.6% after the object, experiment-statistics and at-work readings;
+    # 92.9% / 98.9% / 99.1% (216 HIGH) once "where" opens a deliverable's object and work
+    # already done ("we mapped ...") is material.
+    "routing_heldout_5.yaml": Floor(top1=0.92, top3=0.985, high_precision=0.985),
     # Dev set for the classes issue 24 named (object noun, experiment without its name,
     # statements, named methods): 79.4% / 87.6% / 97.9% (5 statements HIGH) before the
     # statement reading and method shapes; 94.0% / 97.8% / 100% (170 HIGH) after.

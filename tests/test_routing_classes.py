@@ -237,3 +237,27 @@ def test_a_method_told_by_what_it_does_is_found_sure_enough_to_answer(
 ) -> None:
     best = bundled_matcher.match(message).best
     assert best is not None and (best.task_id, best.band) == (method, "HIGH"), best
+
+
+@pytest.mark.parametrize(
+    ("message", "method"),
+    [
+        # What the team already did ("we've finished the journey map") is material.
+        (
+            "we've finished the journey map of first-time buyers; now show the back-stage teams"
+            " and systems under each step",
+            "service_blueprint",
+        ),
+        # What a deliverable shows ("the dashboard where ...") is its object.
+        (
+            "Design the dashboard where support leads follow the churn interviews' themes week"
+            " by week",
+            "data_visualization",
+        ),
+    ],
+)
+def test_work_already_done_and_what_a_deliverable_shows_are_not_the_request(
+    bundled_matcher: Matcher, message: str, method: str
+) -> None:
+    best = bundled_matcher.match(message).best
+    assert best is not None and best.task_id == method, best
