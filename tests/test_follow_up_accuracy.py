@@ -17,15 +17,20 @@ from design_agent.understanding.routing_eval import meta_action
 DATA = Path(__file__).resolve().parent / "data"
 # The floor of each set, a little under what it reads today (so a regression shows).
 FLOORS = {
-    # 90.6 % (2 strong new as previous); 92.9 % (1) once an insertion weighs as an edit.
-    "followups_dev.yaml": (0.92, 1),
+    # 90.6 % (2 strong new as previous); 92.9 % (1) once an insertion weighs as an edit;
+    # 93.8 % (0) once only what is said of the answer keeps it against a half-named method.
+    "followups_dev.yaml": (0.935, 0),
     # Held out, evaluated once at issue 24's close: 89.4 % (target 95 %), 2 of 141 new
     # requests whose own method is HIGH or MEDIUM answered as the previous one (target 0);
-    # a dev set since: 93.2 % (1 of 141) after the insertion and conversion readings.
-    "followups_heldout.yaml": (0.925, 1),
+    # a dev set since: 93.2 % (1 of 141) after the insertion and conversion readings, 94.1 %
+    # (0) after the readings of questions, wishes and clause-opening edits.
+    "followups_heldout.yaml": (0.935, 0),
     # The second held-out set (352), evaluated once after those readings: 88.9 %, 5 of 150
-    # strong new requests answered as the previous method. Targets (95 %, 0) not met.
-    "followups_heldout_2.yaml": (0.885, 5),
+    # strong new requests answered as the previous method. Targets (95 %, 0) not met. A dev
+    # set since: 94.3 %, 0 of 150 (also once "what have we decided so far about X" asks for
+    # the decisions and "¿y el tamaño de la muestra?" reads as a fragment); on a third of it
+    # left unread while tuning, 90.4 % -> 91.2 % and 1 -> 0 of 44.
+    "followups_heldout_2.yaml": (0.935, 0),
 }
 
 

@@ -149,6 +149,10 @@ ENGLISH: list[tuple[str, Expected]] = [
     # memory
     ("why did we go with moderated testing?", recall("why did we go with moderated testing")),
     ("what did we decide about the navigation?", recall("what did we decide about the navigation")),
+    (
+        "what have we decided so far about the pricing page?",
+        recall("what have we decided so far about the pricing page"),
+    ),
     ("remind me why we chose Stripe", recall("remind me why we chose Stripe")),
     (
         "did I solve something similar in another project?",
@@ -323,6 +327,10 @@ SPANISH: list[tuple[str, Expected]] = [
         recall("por qué decidimos hacer pruebas moderadas"),
     ),
     ("¿qué decidimos sobre la navegación?", recall("qué decidimos sobre la navegación")),
+    (
+        "¿qué hemos decidido hasta ahora del buscador?",
+        recall("qué hemos decidido hasta ahora del buscador"),
+    ),
     ("recuérdame por qué elegimos Stripe", recall("recuérdame por qué elegimos Stripe")),
     (
         "¿resolví algo parecido en otro proyecto?",

@@ -72,13 +72,22 @@ FLOORS = {
     # Held out (568), written from the method descriptions after the first held-out round
     # of issue 24, evaluated once: 85.4% / 95.6% / 97.4% (196 HIGH), no no-method message
     # at HIGH; unnamed experiments 51 of 70, object nouns 70 of 91 top-1. Targets not met.
-    "routing_heldout_6.yaml": Floor(top1=0.85, top3=0.95, high_precision=0.97),
+    # A dev set since: 88.0% / 96.6% / 100% (202 HIGH) once a method named as another's
+    # object ("a brief of the heuristic evaluation", "turn our empathy map into ..."), an
+    # experiment told by its statistics, people asked to do something while watched and
+    # people sat beside at work, posing as customers, a page shown for a moment and a fake
+    # door were read; on a third left unread while tuning, 86.4% /
+    # 95.5% / 100% (67 HIGH) -> 86.9% / 96.0% / 100% (68 HIGH).
+    "routing_heldout_6.yaml": Floor(top1=0.87, top3=0.96, high_precision=0.99),
     # Held out, written before the issue 24 changes for its classes (object noun, experiment
     # without its name, named method), evaluated once at the issue's close: 87.9% / 96.1% /
     # 97.0% (202 HIGH), below the targets; unnamed experiments 20 of 38 top-1. One case
     # labelled concept_testing is a fake-door test, a method added after it was written.
     # A dev set since: 92.0% / 98.6% / 98.1% after the A/B and watching shapes grew.
-    "routing_heldout_5.yaml": Floor(top1=0.91, top3=0.98, high_precision=0.975),
+    # 92.7% / 98.9% / 98.6% after the object, experiment-statistics and at-work readings;
+    # 92.9% / 98.9% / 99.1% (216 HIGH) once "where" opens a deliverable's object and work
+    # already done ("we mapped ...") is material.
+    "routing_heldout_5.yaml": Floor(top1=0.92, top3=0.985, high_precision=0.985),
     # Dev set for the classes issue 24 named (object noun, experiment without its name,
     # statements, named methods): 79.4% / 87.6% / 97.9% (5 statements HIGH) before the
     # statement reading and method shapes; 94.0% / 97.8% / 100% (170 HIGH) after.

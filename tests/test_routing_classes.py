@@ -158,3 +158,106 @@ def test_every_bundled_shape_is_written_with_groups_each_language_gives(bundled_
                 assert words.words(group, language), textwrap.shorten(
                     f"{task.id}: {group} has no {language} words", 80
                 )
+
+
+@pytest.mark.parametrize(
+    ("message", "not_high"),
+    [
+        # What a deliverable is made "of" is its object, not the method asked for.
+        (
+            "a one-page brief of the heuristic evaluation for the exec team, lead with the fixes",
+            "heuristic_evaluation",
+        ),
+        # What is turned into something else is material the person has, not the request.
+        ("turn our empathy map into something the board can read", "empathy_map"),
+        ("convert the service blueprint into a list of tickets for the devs", "service_blueprint"),
+        ("convierte el mapa de empatía en algo que la dirección pueda leer", "empathy_map"),
+    ],
+)
+def test_a_method_named_as_the_object_of_another_is_never_high(
+    bundled_matcher: Matcher, message: str, not_high: str
+) -> None:
+    best = bundled_matcher.match(message).best
+    assert best is not None
+    assert not (best.task_id == not_high and best.band == "HIGH"), best
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's the minimum detectable effect if we run the new pricing copy against the current"
+        " one with 5k visitors a week",
+        "¿cuál es el efecto mínimo detectable si probamos el texto nuevo contra el actual con"
+        " 8.000 visitas a la semana?",
+    ],
+)
+def test_an_experiment_told_by_its_statistics_is_an_ab_test(
+    bundled_matcher: Matcher, message: str
+) -> None:
+    best = bundled_matcher.match(message).best
+    assert best is not None and best.task_id == "ab_testing"
+
+
+@pytest.mark.parametrize(
+    ("message", "method"),
+    [
+        # Beside people while they work, asking as it happens: a contextual inquiry.
+        (
+            "I'd like to sit with a few warehouse pickers during their shift and ask why they"
+            " skip steps",
+            "contextual_inquiry",
+        ),
+        (
+            "quiero acompañar a las enfermeras una noche y preguntarles por qué anotan a mano",
+            "contextual_inquiry",
+        ),
+        # People asked to do something with a design while someone watches: a usability test.
+        (
+            "sentaremos a cinco clientes con el prototipo del quiosco y les pediremos que saquen"
+            " una entrada mientras los observamos",
+            "usability_test_plan",
+        ),
+        # Going somewhere as customers: a field visit (mystery shopping).
+        (
+            "we want to visit five of our gyms undercover and sign up as customers, noting"
+            " every step",
+            "field_visit",
+        ),
+        # A page shown for a moment, and what people recall: a five-second test.
+        ("enseñar la home por cinco segundos y preguntar qué recuerdan", "five_second_test"),
+        # Live before it is built, counting who clicks: a fake door test.
+        (
+            "add a 'rent a bike' button to the app before we build anything and count who clicks",
+            "fake_door_test",
+        ),
+    ],
+)
+def test_a_method_told_by_what_it_does_is_found_sure_enough_to_answer(
+    bundled_matcher: Matcher, message: str, method: str
+) -> None:
+    best = bundled_matcher.match(message).best
+    assert best is not None and (best.task_id, best.band) == (method, "HIGH"), best
+
+
+@pytest.mark.parametrize(
+    ("message", "method"),
+    [
+        # What the team already did ("we've finished the journey map") is material.
+        (
+            "we've finished the journey map of first-time buyers; now show the back-stage teams"
+            " and systems under each step",
+            "service_blueprint",
+        ),
+        # What a deliverable shows ("the dashboard where ...") is its object.
+        (
+            "Design the dashboard where support leads follow the churn interviews' themes week"
+            " by week",
+            "data_visualization",
+        ),
+    ],
+)
+def test_work_already_done_and_what_a_deliverable_shows_are_not_the_request(
+    bundled_matcher: Matcher, message: str, method: str
+) -> None:
+    best = bundled_matcher.match(message).best
+    assert best is not None and best.task_id == method, best

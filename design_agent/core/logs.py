@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 from collections.abc import Iterable
 from logging.handlers import RotatingFileHandler
@@ -26,7 +27,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from design_agent.core.fsutil import ensure_private_dir, touch_private, write_private_text
+from design_agent.core.fsutil import (
+    FILE_MODE,
+    ensure_private_dir,
+    touch_private,
+    write_private_text,
+)
 from design_agent.core.home_trust import trusted
 from design_agent.core.text import clean_text
 
@@ -117,6 +123,18 @@ def route_library_warnings() -> None:
     _library_routed.set()
 
 
+def _open_private(path: Path) -> int:
+    """`path` opened for appending, made if missing, 0600 whatever it was: one open where a
+    touch, a chmod, a stat and a second open were (each turn writes the log)."""
+    fd = os.open(path, os.O_CREAT | os.O_APPEND | os.O_WRONLY | os.O_NOFOLLOW, FILE_MODE)
+    try:
+        os.fchmod(fd, FILE_MODE)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
 class EventLog:
     """Appends one turn's events as JSON lines to logs/events.jsonl."""
 
@@ -132,14 +150,20 @@ class EventLog:
         if not lines:
             return
         trusted(self.path, self.path.parent.parent)  # never a planted link
+        data = "".join(lines).encode("utf-8")
         try:
             ensure_private_dir(self.path.parent)
-            touch_private(self.path)
-            if self.path.stat().st_size > MAX_BYTES:
-                self.path.replace(self.path.with_suffix(".jsonl.1"))
-                touch_private(self.path)
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.writelines(lines)
+            fd = _open_private(self.path)
+            try:
+                if os.fstat(fd).st_size > MAX_BYTES:
+                    os.close(fd)
+                    fd = -1
+                    self.path.replace(self.path.with_suffix(".jsonl.1"))
+                    fd = _open_private(self.path)
+                os.write(fd, data)
+            finally:
+                if fd >= 0:
+                    os.close(fd)
         except OSError:
             logging.getLogger("design_agent").warning("could not write %s", self.path)
 

@@ -262,6 +262,11 @@ def load_settings(
         ("env", environment_values(environ)),
         ("flag", {k: v for k, v in (flags or {}).items() if v is not None}),
     ]
+    # Each turn reads the settings; the same layers validate to the same settings.
+    layers_key = repr(layers)
+    known = _effective.get(layers_key)
+    if known is not None:
+        return known
     merged: dict[str, Any] = {}
     sources: dict[str, Source] = {key: "default" for key in SETTING_KEYS}
     for source, values in layers:
@@ -280,7 +285,15 @@ def load_settings(
         origin = {"env": f"environment variable {variable}", "flag": "option"}
         where = origin.get(sources.get(key, "default"), str(home.settings_file))
         raise ConfigError(f"{where}: {_describe(err)}") from e
-    return EffectiveSettings(values=settings, sources=sources)
+    if len(_effective) >= EFFECTIVE_KEPT:
+        _effective.clear()
+    _effective[layers_key] = EffectiveSettings(values=settings, sources=sources)
+    return _effective[layers_key]
+
+
+# The settings of the last few distinct layer sets, validated (load_settings).
+_effective: dict[str, EffectiveSettings] = {}
+EFFECTIVE_KEPT = 16
 
 
 def set_setting(home: HomeLayout, key: str, value: str) -> Any:

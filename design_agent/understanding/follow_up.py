@@ -29,11 +29,18 @@ from design_agent.core.lexicon import Lexicon, lexicon
 from design_agent.core.models import Task
 from design_agent.core.text import fold
 from design_agent.understanding.matching import MatchResult
+from design_agent.understanding.stemming import stem
 
 Reading = Literal["follow_up", "new_request"]
 _WORD = re.compile(r"[a-z0-9ñ]+(?:'[a-z]+)?")
+# Where a clause ends: an edit verb after one is said as one ("they work nights, adapt it").
+_CLAUSE_END = re.compile(r"[,.;:!?¿¡\n]+")
+# An item of the answer pointed at by its number ("insight 2", "la número 4", "#3"): a small
+# number after a word, ending the message or its question ("5 participants" counts people).
+_NUMBERED_ITEM = re.compile(r"(?:[a-z]\s+#?|#)\d{1,2}(?=\s*(?:[?!)]|$))")
 SHORT_WORDS = 6
 FRAGMENT_WORDS = 4
+FRAGMENT_CONTENT_WORDS = 2
 EDIT_ALONE_WORDS = 10
 # How far after an edit verb the thing it edits may come ("add a line to it").
 EDIT_REACH = 6
@@ -51,6 +58,16 @@ INSERTED_WEIGHT = 2.0
 VERB_REACH = 3
 # How far after an adding verb the piece it adds may come ("add a short warm-up block").
 PIECE_REACH = 4
+# A question that asks why the answer is as it is ("why 5 participants?", "¿por qué no
+# usuarios activos diarios?", "explícame el cambio de ...") weighs as much as an edit.
+CHALLENGE_WEIGHT = 2.5
+# A question that names nothing of the answer and is not short ("how do I teach the devs to
+# test with a screen reader themselves?") weighs this much: it may as well ask for a method.
+LOOSE_QUESTION_WEIGHT = 0.5
+QUESTION_WEIGHT = 1.5
+FRAGMENT_WEIGHT = 2.0  # "and the screener?"
+CONTINUES_WEIGHT = 1.0  # "and what should the dashboard look like after ...?"
+SHORT_WEIGHT = 0.3
 
 
 @dataclass(frozen=True)
@@ -103,18 +120,46 @@ def weigh(
     evidence that it asks for another method, whose best band is `other_band` (None when
     the best method for the message is `last` itself, or there is none)."""
     cues = _cues(lexicon())
-    said = _WORD.findall(fold(message).replace("’", "'"))
+    folded = fold(message).replace("’", "'")
+    said = _WORD.findall(folded)
     body = _without_lead(said, cues)
+    starts = _clause_starts(folded, len(said) - len(body))
     answer = _answer_words(last.id, tuple(_parts(last)))
-    follow, reasons = _going_on(said, body, cues, last, answer)
-    if _asks_about_it(message, said, cues):
-        follow += 1.5
-        reasons.append("a question about the answer")
+    follow, reasons = _going_on(said, body, cues, last, answer, starts)
+    # Evidence that only says the talk goes on (a long "and ...", a question, a short
+    # message), not that the answer itself is meant: it cannot keep a method the message
+    # half-names (MEDIUM) from being answered.
+    loose = _loose(said, body, cues)
+    if _challenges(said, cues):
+        follow += CHALLENGE_WEIGHT
+        reasons.append("asks why the answer is so")
+    elif _asks_about_it(message, said, cues):
+        # "how do I take notes in the interviews?" names the answer but asks for a way of
+        # doing something: another method's, as likely as this one's.
+        how_to = len(said) > SHORT_WORDS and _phrase_at(body, 0, cues.how_to)
+        # A fragment ("¿y el tamaño de la muestra?") is about the answer: it says nothing alone.
+        names = not how_to and (
+            _phrase_at(said, 0, cues.hypotheticals)
+            or (_continues(said, body, cues) and _fragment(said, cues))
+            or _names_answer(body, cues, last, answer)
+        )
+        about = names or len(said) <= SHORT_WORDS or _continues(said, body, cues)
+        weight = QUESTION_WEIGHT if about else LOOSE_QUESTION_WEIGHT
+        follow += weight
+        # A question that names the answer makes its "and ..." about the answer too.
+        loose = 0.0 if names else loose + weight
+        reasons.append("a question about the answer" if about else "a question")
+    if _NUMBERED_ITEM.search(folded):
+        follow += QUESTION_WEIGHT
+        reasons.append("points at an item of the answer by its number")
+    if _directive(message, cues):
+        follow += QUESTION_WEIGHT
+        reasons.append("says how the answer should be")
     new = BAND_WEIGHT.get(other_band or "", 0.0)
     if new:
         reasons.append(f"another method scores {other_band}")
     asked = _phrase_at(said, 0, cues.request_openings) or _phrase_at(body, 0, cues.request_openings)
-    if asked and not _edit_of_answer(body, cues, answer):
+    if asked and not _edit_of_answer(body, cues, answer, starts):
         new += 1.0
         reasons.append("asked as a request of its own")
     elif _next_step(said, body, cues, answer):
@@ -128,7 +173,7 @@ def weigh(
     if inserted:
         follow += INSERTED_WEIGHT
         reasons.append("puts something into the answer")
-    clearly = follow >= new + MEDIUM_MARGIN
+    clearly = follow - loose >= new + MEDIUM_MARGIN
     # "turn it into personas": the answer made into another method's deliverable.
     converts = strong and _converts(body, cues)
     said_of_answer = _said_of_answer(body, cues, answer)
@@ -145,19 +190,29 @@ def _without_lead(words: list[str], cues: _Cues) -> list[str]:
 
 
 def _going_on(
-    said: list[str], body: list[str], cues: _Cues, last: Task, answer: frozenset[str]
+    said: list[str],
+    body: list[str],
+    cues: _Cues,
+    last: Task,
+    answer: frozenset[str],
+    starts: frozenset[int] = frozenset(),
 ) -> tuple[float, list[str]]:
     follow, reasons = 0.0, []
-    if _edit_of_answer(body, cues, answer):
+    if _edit_of_answer(body, cues, answer, starts):
         follow += 2.5
         reasons.append("an edit of the answer")
-    elif body and body[0] in cues.edit_verbs and len(body) <= EDIT_ALONE_WORDS:
-        follow += 1.5  # "add a guardrail metric for refunds", "añade una pregunta sobre ..."
+    elif len(body) <= EDIT_ALONE_WORDS and any(
+        body[i] in cues.edit_verbs and not _makes_new(body, i, cues)
+        for i in {0} | starts
+        if i < len(body)
+    ):
+        # "add a guardrail metric for refunds", "trabajan de noche, adapta la logística"
+        follow += 1.5
         reasons.append("asks for a change")
     if _continues(said, body, cues):
         # "and the screener?", "y el guion?": a fragment that only makes sense after the answer
-        fragment = len(said) <= FRAGMENT_WORDS
-        follow += 2.0 if fragment else 1.0
+        fragment = _fragment(said, cues)
+        follow += FRAGMENT_WEIGHT if fragment else CONTINUES_WEIGHT
         reasons.append("continues the answer" if fragment else "continues the conversation")
     if any(_phrase_at(body, i, cues.adjustments) for i in range(len(body))):
         follow += 1.0
@@ -169,9 +224,36 @@ def _going_on(
         follow += 0.7
         reasons.append("names a part of the last answer")
     if len(said) <= SHORT_WORDS:
-        follow += 0.3
+        follow += SHORT_WEIGHT
         reasons.append("short")
     return follow, reasons
+
+
+def _fragment(said: list[str], cues: _Cues) -> bool:
+    """A few words that only make sense after the answer ("and the screener?", "¿y el tamaño
+    de la muestra?"): articles and prepositions do not count."""
+    return len(said) <= FRAGMENT_WORDS or (
+        len(said) <= 2 * FRAGMENT_WORDS
+        and sum(w not in cues.stop_words for w in said) <= FRAGMENT_CONTENT_WORDS
+    )
+
+
+def _makes_new(words: list[str], index: int, cues: _Cues) -> bool:
+    """A verb making something new rather than changing the answer: "haz un test de concepto",
+    "make a journey map" (an adding verb puts the new thing into the answer instead)."""
+    following = words[index + 1 : index + 3]
+    if not following or following[0] not in cues.indefinites:
+        return False
+    # "make a version for sales", "haz una versión sin fechas": another piece of the answer.
+    return words[index] not in cues.adding_verbs and not set(following[1:]) & cues.pieces
+
+
+def _loose(said: list[str], body: list[str], cues: _Cues) -> float:
+    """The weight _going_on gave a long continuation and a short message."""
+    loose = SHORT_WEIGHT if len(said) <= SHORT_WORDS else 0.0
+    if _continues(said, body, cues) and not _fragment(said, cues):
+        loose += CONTINUES_WEIGHT
+    return loose
 
 
 def _next_step(said: list[str], body: list[str], cues: _Cues, answer: frozenset[str]) -> bool:
@@ -232,13 +314,50 @@ def _asks_about_it(message: str, said: list[str], cues: _Cues) -> bool:
     return question and not _phrase_at(said, 0, cues.request_openings)
 
 
-def _edit_of_answer(words: list[str], cues: _Cues, answer: frozenset[str]) -> bool:
+def _challenges(said: list[str], cues: _Cues) -> bool:
+    """A question about why the answer is as it is: "why 5 participants?", "i don't get why
+    ...", "¿por qué no usuarios activos diarios?", "explícame el esfuerzo de la número 4"."""
+    return _phrase_at(said, 0, cues.challenges) or _phrase_at(
+        _without_lead(said, cues), 0, cues.challenges
+    )
+
+
+def _names_answer(body: list[str], cues: _Cues, last: Task, answer: frozenset[str]) -> bool:
+    """Whether a message points back at the answer or names a part of it."""
+    parts = _deliverable_stems(last.id, tuple(_parts(last)))
+    return bool({stem(w) for w in body} & parts) or any(
+        _reference_at(body, i, cues, answer) == "answer" for i in range(len(body))
+    )
+
+
+def _directive(message: str, cues: _Cues) -> bool:
+    """A wish said of the answer, not a question: "que dure dos horas", "que puedan mandar
+    audios" (Spanish "que" with a subjunctive; "qué ...?" asks)."""
+    if "?" in message:
+        return False
+    first = message.strip().lstrip("¡\"'«").split(maxsplit=1)
+    return bool(first) and first[0].lower() in cues.directive_openings
+
+
+def _clause_starts(folded: str, lead: int) -> frozenset[int]:
+    """Where each clause after the first begins, as an index into the message's body (its
+    words after `lead` leading words)."""
+    starts, count = set(), 0
+    for clause in _CLAUSE_END.split(folded)[:-1]:
+        count += len(_WORD.findall(clause))
+        starts.add(count - lead)
+    return frozenset(i for i in starts if i > 0)
+
+
+def _edit_of_answer(
+    words: list[str], cues: _Cues, answer: frozenset[str], starts: frozenset[int] = frozenset()
+) -> bool:
     """An edit verb with the answer (a back-reference) or an adjustment soon after it:
     "make it shorter", "add a line to the plan", "hazlo más corto". A verb whose object
     heads another deliverable's name ("haz el mapa de viaje de la primera", after personas)
     makes that deliverable: it edits nothing."""
     for index, word in enumerate(words):
-        if word not in cues.edit_verbs or not _verb_at(words, index, cues):
+        if word not in cues.edit_verbs or not (index in starts or _verb_at(words, index, cues)):
             continue
         if word in cues.clitic_edits:
             return True  # "hazlo", "ponlo", "acortalo": the answer is in the verb
@@ -303,6 +422,12 @@ def _deliverable_words(task_id: str, parts: tuple[str, ...]) -> frozenset[str]:
     return frozenset(w for part in parts for w in _WORD.findall(fold(part)) if len(w) > 4)
 
 
+@cache
+def _deliverable_stems(task_id: str, parts: tuple[str, ...]) -> frozenset[str]:
+    """The stems of the words naming the parts of a method's deliverable ("visit")."""
+    return frozenset(stem(w) for w in _deliverable_words(task_id, parts))
+
+
 @dataclass(frozen=True)
 class _Cues:
     back_references: frozenset[str]
@@ -323,6 +448,12 @@ class _Cues:
     conversions: frozenset[str]
     determiners: frozenset[str]
     verb_links: frozenset[str]
+    challenges: frozenset[str]
+    directive_openings: frozenset[str]
+    how_to: frozenset[str]
+    hypotheticals: frozenset[str]
+    indefinites: frozenset[str]
+    stop_words: frozenset[str]
 
 
 @cache
@@ -349,4 +480,10 @@ def _cues(words: Lexicon) -> _Cues:
         words.union("conversions"),
         words.union("determiners"),
         words.union("verb_links"),
+        words.union("challenges"),
+        words.union("directive_openings"),
+        words.union("how_to_openings"),
+        words.union("hypotheticals"),
+        words.union("indefinites"),
+        words.union("stop_words"),
     )

@@ -1232,11 +1232,13 @@ _RECALL = template(
     r"|decidido|elegido|decidio)\b.*",
     r"(?:remind me|tell me|recuerdame|dime) (?:why|por que) .+",
     r"what (?:did|have|had) (?:we|i) (?:decided?|chose|choose|picked?|agreed?|settled?"
-    r"|go with|went with)(?: on)? (?:about|on|regarding|for|with|re|around|in) .+",
+    r"|go with|went with)(?: on)?(?: so far| until now| to date| yet| already)?"
+    r" (?:about|on|regarding|for|with|re|around|in) .+",
     r"what (?:was|were|is) (?:our|the|my) (?:decision|decisions|reason|reasons|reasoning"
     r"|rationale|thinking) (?:about|on|for|regarding|behind|with|re|to) .+",
     r"(?:que|cual) (?:decidimos|elegimos|acordamos|habiamos decidido|hemos decidido|decidi"
-    r"|escogimos|optamos) (?:sobre|con|para|acerca de|de|respecto a|en cuanto a|en) .+",
+    r"|escogimos|optamos)(?: hasta ahora| por ahora| de momento| hasta el momento| ya)?"
+    r" (?:sobre|con|para|acerca de|del|de|respecto a|en cuanto a|en) .+",
     r"(?:cual|cuales) (?:fue|fueron|es|era) (?:la|las|nuestra|nuestras) (?:decision"
     r"|decisiones|razon|razones|motivo|motivos) (?:sobre|de|para|con|respecto a|acerca de"
     r"|detras de) .+",

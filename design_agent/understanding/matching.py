@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 from rapidfuzz import fuzz
@@ -133,6 +133,8 @@ LONG_PHRASE_ROLE = 0.85
 PROMOTED_ROLES = frozenset({"detail", "object"})
 # A phrase said only by words in these roles never makes its task HIGH.
 UNCARRIED_ROLES = frozenset({"checked"})
+# ... nor one said only by the object of a head that names a method itself.
+UNCARRIED_UNDER_HEAD = UNCARRIED_ROLES | {"object"}
 # Below this rarity-weighted evidence the head names no method ("Context: ..."),
 # so the details are the request.
 HEAD_MIN_EVIDENCE = 0.35
@@ -501,6 +503,17 @@ class Matcher:
     def clear_cache(self) -> None:
         """Forget per-word look-ups (benchmarks use it to time a cold start)."""
         self._lookups.clear()
+        self.__dict__.pop("_last", None)
+
+    def _analysed(self, message: str) -> _Message:
+        """The message read and analysed; the last one is kept, for a turn matches its
+        message more than once (is it a reply or a request? which method?)."""
+        last = self.__dict__.get("_last")  # absent from a matcher cached before it existed
+        if last is not None and last[0] == message:
+            return cast(_Message, last[1])
+        analysed = self._analyse(reading_of(message))
+        self.__dict__["_last"] = (message, analysed)
+        return analysed
 
     # ----------------------------------------------------------------- build
 
@@ -645,7 +658,7 @@ class Matcher:
         self, message: str, *, recent_task_ids: Sequence[str] = (), limit: int = 5
     ) -> MatchResult:
         """Rank the tasks for `message`; `recent_task_ids` nudge near-ties toward them."""
-        analysed = self._analyse(reading_of(message))
+        analysed = self._analysed(message)
         found = self._score(analysed, max(2, limit))
         evidence = found.scores
         recent = {self._positions[t] for t in recent_task_ids if t in self._positions}
@@ -766,7 +779,10 @@ class Matcher:
             target = rejected if word.negated else matched
             promoted = details_lead and word.role in PROMOTED_ROLES
             role = 1.0 if promoted else ROLE_WEIGHTS[word.role]
-            if not word.negated and word.role not in UNCARRIED_ROLES:
+            # When the head names a method, what the deliverable is about ("recruiting for
+            # the focus groups") is its object, not another method asked for.
+            uncarried = UNCARRIED_ROLES if details_lead else UNCARRIED_UNDER_HEAD
+            if not word.negated and word.role not in uncarried:
                 carried.update(term for term, _weight in terms)
             for term, weight in terms:
                 known = target.get(term, (0.0, 0.0))

@@ -81,6 +81,8 @@ class Reading:
     purpose_by_first: Mapping[str, list[Phrase]]
     purpose_words: frozenset[str]
     infinitive_endings: tuple[str, ...]
+    past_subjects: frozenset[str]
+    past_endings: tuple[str, ...]
     range_starts: frozenset[str]
     range_ends: frozenset[str]
     generic_deliverables: frozenset[str]
@@ -138,6 +140,8 @@ def _parts(words: Lexicon) -> dict[str, Any]:
         "purpose_by_first": _by(phrases("purpose_phrases"), 0),
         "purpose_words": union("purpose_words"),
         "infinitive_endings": tuple(sorted(union("infinitive_endings"))),
+        "past_subjects": union("past_subjects"),
+        "past_endings": tuple(sorted(union("past_endings"))),
         "range_starts": union("range_starts"),
         "range_ends": union("range_ends"),
         "generic_deliverables": union("generic_deliverables"),
@@ -309,7 +313,11 @@ class _RoleReader:
         token, known = words[position], self.known
         done = words[: position + 1]
         ending = known.material_by_last.get(token, ())
-        if token in known.material_markers or any(tuple(done[-len(p) :]) == p for p in ending):
+        if (
+            token in known.material_markers
+            or any(tuple(done[-len(p) :]) == p for p in ending)
+            or _said_done(done, known)
+        ):
             if token not in known.range_starts or not _range_follows(words, position, known):
                 self.span, self.span_left = "material", MATERIAL_MAX_WORDS
         elif self.span is None and self.part == "head" and _opens_object(done, known):
@@ -318,6 +326,17 @@ class _RoleReader:
             following = words[position + 1] if position + 1 < len(words) else ""
             if following in known.checked_determiners:
                 self.span, self.span_left = "checked", OBJECT_MAX_WORDS
+
+
+def _said_done(done: list[str], known: Reading) -> bool:
+    """ "we mapped the customer journey", "we've finished 10 sessions": what follows a verb in
+    the past with its subject is work already done, material the person has."""
+    return (
+        len(done) > 1
+        and done[-2] in known.past_subjects
+        and len(done[-1]) > 4
+        and done[-1].endswith(known.past_endings)
+    )
 
 
 def _opens_object(done: list[str], known: Reading) -> bool:
