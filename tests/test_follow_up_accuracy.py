@@ -17,6 +17,11 @@ from design_agent.understanding.routing_eval import meta_action
 DATA = Path(__file__).resolve().parent / "data"
 # The floor of each set, a little under what it reads today (so a regression shows).
 FLOORS = {
+    # The third held-out set (344), written before the third round of issue 24's changes
+    # and evaluated once after it: 89.8 %, 5 of 166 strong new requests answered as the
+    # previous method (follow-ups kept 83.7 %, new requests apart 95.9 %). Targets (95 %,
+    # 0) not met. Never tune on it.
+    "followups_heldout_3.yaml": (0.895, 5),
     # 90.6 % (2 strong new as previous); 92.9 % (1) once an insertion weighs as an edit;
     # 93.8 % (0) once only what is said of the answer keeps it against a half-named method.
     "followups_dev.yaml": (0.935, 0),

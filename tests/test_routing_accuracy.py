@@ -1,10 +1,15 @@
 """Routing measured on messages in users' own voices, with calibrated bands.
 
-Ten sets, each about half Spanish, each with messages that ask for no method:
+Eleven sets, each about half Spanish, each with messages that ask for no method:
 
-- tests/data/routing_heldout_6.yaml (568 messages) is the newest, written the same way
-  after routing_heldout_5 had been read for failure classes, and evaluated once: 85.4% /
-  95.6% / 97.4% (196 HIGH). Never tune on it.
+- tests/data/routing_heldout_7.yaml (522 messages) is the newest, written from the method
+  descriptions by a hand that never saw the router, committed before the third round of
+  issue 24's changes and evaluated once after it: 91.6% / 97.1% / 100% (210 HIGH). Never
+  tune on it.
+- tests/data/routing_heldout_6.yaml (568 messages), written the same way after
+  routing_heldout_5 had been read for failure classes, was evaluated once: 85.4% /
+  95.6% / 97.4% (196 HIGH); the third round tuned on two thirds of it (88.0% / 96.6% /
+  100% after; the third it never looked at: 86.4% / 95.5% -> 86.9% / 96.0%).
 - tests/data/routing_heldout_5.yaml (508 messages) was written for issue 24's routing
   classes (the object noun beating the intent, an experiment described without its
   name, a named method) from the method descriptions only, before the changes for them,
@@ -69,6 +74,13 @@ class Floor:
 # What the matcher reaches, rounded down by at most a point; never lower these without
 # measuring, and raise them when the matcher gets better.
 FLOORS = {
+    # Held out (522), written from the method descriptions by a hand that never saw the
+    # router, committed before the third round of issue 24's changes and evaluated once
+    # after it: 91.6% / 97.1% / 100% (210 HIGH), no no-method message at HIGH; by class
+    # top-1: named methods 66 of 66, object nouns 72 of 80, experiments without their
+    # name 43 of 52, ordinary 231 of 252. Calibration: HIGH 100%, MEDIUM 87%, LOW 1 of 9.
+    # Targets (93 / 99 / 99) met for HIGH precision only. Never tune on it.
+    "routing_heldout_7.yaml": Floor(top1=0.91, top3=0.965, high_precision=0.99),
     # Held out (568), written from the method descriptions after the first held-out round
     # of issue 24, evaluated once: 85.4% / 95.6% / 97.4% (196 HIGH), no no-method message
     # at HIGH; unnamed experiments 51 of 70, object nouns 70 of 91 top-1. Targets not met.
@@ -112,6 +124,7 @@ FLOORS = {
 # Sets written by an independent hand are large; the tuning set is smaller.
 LARGE_SETS = frozenset(
     {
+        "routing_heldout_7.yaml",
         "routing_heldout_6.yaml",
         "routing_heldout_5.yaml",
         "routing_heldout_4.yaml",
