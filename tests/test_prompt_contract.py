@@ -14,29 +14,17 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from fixtures.fakes import install_fake, recording
+from fixtures.scenarios import assemble_scenario, load_scenarios
 
 from design_agent.knowledge.guides import Knowledge
 from design_agent.knowledge.prompt import ANSWER_RESERVE, Facts, assemble
 from design_agent.knowledge.prompt_frame import count, frame, length_words
 from design_agent.knowledge.shape import outline as shaped_outline
 from design_agent.knowledge.tags import FRAME_TAG_NAMES
-
-# benchmarks/ is on the path only while prompt_sizes is imported: it also holds mcp.py,
-# which would shadow the MCP SDK for every later test of this worker.
-BENCHMARKS = str(Path(__file__).resolve().parent.parent / "benchmarks")
-sys.path.insert(0, BENCHMARKS)
-try:
-    from prompt_sizes import (
-        assemble_scenario,
-        load_scenarios,
-    )
-finally:
-    sys.path.remove(BENCHMARKS)
 
 PROJECTS, SCENARIOS = load_scenarios()
 LIMIT = 200_000

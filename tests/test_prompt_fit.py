@@ -12,28 +12,20 @@ Spanish request reads Spanish reference material.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
+from fixtures.scenarios import (
+    assemble_scenario,
+    english_share,
+    every_method_empty,
+    load_pairs,
+    load_scenarios,
+    ratios,
+)
 
 from design_agent.knowledge.guides import Knowledge
 from design_agent.knowledge.prompt import Facts, ProjectContext, assemble
 from design_agent.knowledge.prompt_frame import frame
-
-BENCHMARKS = str(Path(__file__).resolve().parent.parent / "benchmarks")
-sys.path.insert(0, BENCHMARKS)
-try:
-    from prompt_sizes import (
-        assemble_scenario,
-        english_share,
-        every_method_empty,
-        load_pairs,
-        load_scenarios,
-        ratios,
-    )
-finally:
-    sys.path.remove(BENCHMARKS)
 
 PROJECTS, SCENARIOS = load_scenarios()
 LIMIT = 200_000

@@ -13,6 +13,7 @@ sections, a persona of the team's that answers no method, a method with no Spani
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -143,13 +144,10 @@ def _agent_problems(
 
 
 def _example_problems(catalogue: Catalogue, agent_id: str, examples: list[str]) -> list[Found]:
-    messages: list[Found] = []
-    for task_id in examples:
-        if task_id not in catalogue.tasks:
-            hint = unknown_hint(task_id, catalogue.tasks, "methods", "design-agent methods list")
-            said = f"agent '{agent_id}': example task '{task_id}' does not exist; {hint}"
-            messages.append(("example_tasks", said))
-    return messages
+    return _unknown(
+        examples, catalogue.tasks, "example_tasks", ("methods", "design-agent methods list"),
+        f"agent '{agent_id}': example task '{{name}}' does not exist",
+    )  # fmt: skip
 
 
 def _raw_problems(
@@ -173,13 +171,23 @@ def _raw_problems(
 
 def _input_problems(catalogue: Catalogue, label: str, inputs: list[str]) -> list[Found]:
     """Each input a task names that config/inputs.yaml does not define, in one line."""
-    messages: list[Found] = []
-    for name in inputs:
-        if name not in catalogue.inputs:
-            hint = unknown_hint(name, catalogue.inputs, "inputs", "config/inputs.yaml")
-            said = f"{label}: input '{name}' is not defined in config/inputs.yaml; {hint}"
-            messages.append(("inputs", said))
-    return messages
+    return _unknown(
+        inputs, catalogue.inputs, "inputs", ("inputs", "config/inputs.yaml"),
+        f"{label}: input '{{name}}' is not defined in config/inputs.yaml",
+    )  # fmt: skip
+
+
+def _unknown(
+    names: list[str], known: Collection[str], field: str, listing: tuple[str, str], said: str
+) -> list[Found]:
+    """One line per name that is not among `known`: `said` (with the name) and the hint of
+    the closest one or where the valid names are listed."""
+    kind, where = listing
+    return [
+        (field, f"{said.format(name=name)}; {unknown_hint(name, known, kind, where)}")
+        for name in names
+        if name not in known
+    ]
 
 
 def _names(value: Any, pattern: re.Pattern[str]) -> list[str]:
