@@ -4,10 +4,11 @@ decisions.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
+from design_agent.cli.history_view import print_history
 from design_agent.cli.options import WholeNumber, app_of, json_option, project_option
 from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.projects import when
@@ -160,35 +161,7 @@ def history(
     if as_json:
         print_json(turns)
         return
-    if not turns:
-        echo(f"No conversation yet in '{project.name}'. Start one: design-agent ask \"...\"")
-        return
-    out = console()
-    for turn in turns:
-        status = "" if turn.status == "complete" else f" [{turn.status}]"
-        task = f" ({turn.task_id})" if turn.task_id else ""
-        by = f" · {turn.author}" if turn.author and turn.role == "user" else ""
-        heading = clean_text(f"{when(turn.timestamp)} {turn.role}{by}{task}{status}", one_line=True)
-        out.print(heading, markup=False, style="bold")
-        out.print(clean_text(turn.message), markup=False, highlight=False)
-        for line in review_lines(turn.validation):
-            out.print(clean_text(line, one_line=True), markup=False, style="yellow")
-        out.print()
-
-
-def review_lines(stored: dict[str, Any] | None) -> list[str]:
-    """The failed items of an answer's stored review, one line each (none for a meta
-    exchange, or a review stored in a shape this version does not read)."""
-    from pydantic import ValidationError
-
-    from design_agent.core.checklist import Validation
-
-    if not stored or not stored.get("items"):
-        return []
-    try:
-        return Validation.model_validate(stored).failed_lines()
-    except ValidationError:
-        return []
+    print_history(turns, project.name)
 
 
 def _recover(app: AppContext) -> None:

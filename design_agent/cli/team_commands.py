@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from design_agent.cli.history_view import print_history
 from design_agent.cli.output import console, echo, print_json, print_table
 from design_agent.cli.projects import when
 from design_agent.cli.stdin import interactive
@@ -106,18 +107,7 @@ def history(team: Team, project_name: str | None, count: int, as_tree: bool, as_
         print_json(found)
         return
     turns = [Turn.model_validate(_fields(t, Turn)) for t in found]
-    if not turns:
-        echo(f"No conversation yet in '{project['name']}'. Start one: design-agent ask \"...\"")
-        return
-    out = console()
-    for turn in turns:
-        status = "" if turn.status == "complete" else f" [{turn.status}]"
-        task = f" ({turn.task_id})" if turn.task_id else ""
-        by = f" · {turn.author}" if turn.author and turn.role == "user" else ""
-        heading = clean_text(f"{when(turn.timestamp)} {turn.role}{by}{task}{status}", one_line=True)
-        out.print(heading, markup=False, style="bold")
-        out.print(clean_text(turn.message), markup=False, highlight=False)
-        out.print()
+    print_history(turns, project["name"])
 
 
 def _fields(row: dict[str, Any], model: type[Any]) -> dict[str, Any]:
