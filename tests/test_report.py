@@ -636,7 +636,7 @@ def test_a_named_project_is_reported_only_when_it_exists():
         ("usability test report", "research_report"),
         ("write a research report", "research_report"),
         ("write a usability test report for the stakeholders", "research_report"),
-        ("make a report of the usability test", "usability_test_plan"),
+        ("make a report of the usability test", "research_report"),
         ("prepara un informe de usabilidad", "research_report"),
     ],
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from design_agent.core.lexicon import LexiconWords
-from design_agent.core.text import fold, words
+from design_agent.core.text import fold, reading_of, words
 
 OPENERS = LexiconWords("question_openers")
 OPENER_TYPOS = LexiconWords("opener_typos")
@@ -42,7 +42,7 @@ def asks_evidence(message: str) -> bool:
     """Whether `message` is a question about what people said in the evidence: its question
     is read (the last sentence put as one: "the client says it is dull. what would you
     change?" asks about the design)."""
-    message = _question_of(HYPHENATED.sub("", message))
+    message = _question_of(HYPHENATED.sub("", reading_of(message)))
     found = words(message)
     if not found or len(found) > MAX_WORDS or not _put_as_question(message, found):
         return False

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from design_agent.core.models import Agent, InputNeed, Task
-from design_agent.core.text import estimate_tokens
+from design_agent.core.text import estimate_tokens, reading_of
 from design_agent.knowledge.guides import Knowledge, Section
 from design_agent.knowledge.inputs import missing_needs
 from design_agent.knowledge.materials import material_block
@@ -206,7 +206,8 @@ class Facts:
         """The method's inputs nothing given states; one whose metadata key is a missing key
         fact is left to that fact (never asked twice)."""
         metadata = self.project.metadata if self.project is not None else {}
-        texts = [*self.heard, *(self.project.texts() if self.project is not None else [])]
+        heard = [reading_of(said) for said in self.heard]  # a message is read on a bounded part
+        texts = [*heard, *(self.project.texts() if self.project is not None else [])]
         keys = set(self.missing_keys())
         found = missing_needs(self.needs, texts, metadata)
         return [n for n in found if not keys & set(n.metadata)]

@@ -23,7 +23,7 @@ from functools import cache
 from typing import Literal
 
 from design_agent.core.lexicon import Lexicon, lexicon
-from design_agent.core.text import fold, fold_mapped
+from design_agent.core.text import fold, fold_mapped, reading_of
 
 ReplyKind = Literal["yes", "no", "pick", "all", "none", "skip", "cancel"]
 # The longest reply phrase, in words ("ni una ni otra", "for the reason that").
@@ -65,7 +65,7 @@ class _Words:
 def read_reply(message: str, options: int = 0) -> Reply | None:
     """What `message` answers to a question with `options` numbered options (0: a yes/no
     question); None when it is not made of reply words."""
-    said, reason = _split_reason(message)
+    said, reason = _split_reason(reading_of(message))  # a reply is short: read a bounded part
     tokens = _TOKEN.findall(fold(said).replace("’", "'"))
     if not tokens or len(tokens) > MAX_REPLY_WORDS:
         return None
