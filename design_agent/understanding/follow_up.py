@@ -21,13 +21,14 @@ the caller may ask the fast model (clarify.py); `settled` says whether it need n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal
 
 from design_agent.core.lexicon import Lexicon, lexicon
 from design_agent.core.models import Task
 from design_agent.core.text import fold
+from design_agent.understanding.enclitics import enclitic_edits
 from design_agent.understanding.matching import MatchResult
 from design_agent.understanding.stemming import stem
 
@@ -120,6 +121,10 @@ def weigh(
     evidence that it asks for another method, whose best band is `other_band` (None when
     the best method for the message is `last` itself, or there is none)."""
     cues = _cues(lexicon())
+    joined = enclitic_edits(message, cues.edit_verbs)
+    if joined - cues.clitic_edits:  # "revísala", "redúcelo": an edit verb, the answer in it
+        verbs = cues.edit_verbs | joined
+        cues = replace(cues, edit_verbs=verbs, clitic_edits=cues.clitic_edits | joined)
     folded = fold(message).replace("’", "'")
     said = _WORD.findall(folded)
     body = _without_lead(said, cues)
