@@ -296,7 +296,8 @@ def _inserted(words: list[str], cues: _Cues, parts: frozenset[str] = frozenset()
     where it goes in the answer ("add X at the top", "for each task", "añade X al final", "a
     cada riesgo") or a piece of a deliverable as what is added ("include a brainstorming
     block", "add a fake door version", "mete una pregunta de NPS"), or a part of the last
-    deliverable (`parts`: "añade los tokens del modo oscuro" after a handoff spec)."""
+    deliverable (`parts`: "añade los tokens del modo oscuro" after a handoff spec), or more of
+    what the answer has ("add the case where the link expired", "add one for the admin")."""
     start = 0
     while start < len(words) and _phrase_at(words, start, cues.polite):
         start += next(
@@ -308,6 +309,10 @@ def _inserted(words: list[str], cues: _Cues, parts: frozenset[str] = frozenset()
         return False
     pieces = words[start + 1 : start + 1 + PIECE_REACH]
     if set(pieces) & (cues.pieces | parts):
+        return True
+    # "add the case where ..." is more of the answer; "put the must-haves into a roadmap"
+    # makes another deliverable of it.
+    if _phrase_at(words, start + 1, cues.added_objects) and not _converts(words, cues):
         return True
     return any(_phrase_at(words, i, cues.places) for i in range(start + 1, len(words)))
 
@@ -459,6 +464,7 @@ class _Cues:
     hypotheticals: frozenset[str]
     indefinites: frozenset[str]
     stop_words: frozenset[str]
+    added_objects: frozenset[str]
 
 
 @cache
@@ -491,4 +497,5 @@ def _cues(words: Lexicon) -> _Cues:
         words.union("hypotheticals"),
         words.union("indefinites"),
         words.union("stop_words"),
+        words.union("added_objects"),
     )
