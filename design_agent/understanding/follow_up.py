@@ -30,6 +30,7 @@ from design_agent.core.models import Task
 from design_agent.core.text import fold
 from design_agent.understanding.enclitics import enclitic_edits
 from design_agent.understanding.matching import MatchResult
+from design_agent.understanding.statement import is_statement
 from design_agent.understanding.stemming import stem
 
 Reading = Literal["follow_up", "new_request"]
@@ -69,6 +70,7 @@ QUESTION_WEIGHT = 1.5
 FRAGMENT_WEIGHT = 2.0  # "and the screener?"
 CONTINUES_WEIGHT = 1.0  # "and what should the dashboard look like after ...?"
 SHORT_WEIGHT = 0.3
+STATEMENT_WEIGHT = 2.0  # "solo somos cuatro diseñadores": the situation the answer must fit
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,12 @@ def weigh(
     if _directive(message, cues):
         follow += QUESTION_WEIGHT
         reasons.append("says how the answer should be")
+    # "es remota y solo 45 minutos", "our users are nurses on night shifts": a statement asks
+    # for no method; after an answer it is the situation the answer must fit.
+    situation = is_statement(message)
+    if situation:
+        follow += STATEMENT_WEIGHT
+        reasons.append("says what the situation is")
     new = BAND_WEIGHT.get(other_band or "", 0.0)
     if new:
         reasons.append(f"another method scores {other_band}")
