@@ -12,7 +12,7 @@ task (understanding/matching.py).
 One group is read from the sentence's form rather than its words: `a_list`, several short
 items joined by commas and a last "and"/"y" ("Duolingo, Babbel and Busuu", "concejales,
 técnicos y la empresa de limpieza"): the companies a comparison is with, the people a
-project answers to. Its joining words are the lexicon's `list_joiners`.
+project answers to. The lexicon's `a_list` gives the words that join the last item.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class ShapeIndex:
         )
         groups = {group for _task, shape in shapes for group in shape}
         by_first: dict[str, list[tuple[Phrase, str]]] = {}
-        for group in sorted(groups):
+        for group in sorted(groups - {LIST_GROUP}):  # a list is read from its form
             for entry in sorted(words.union(group)):
                 phrase = tuple(_TOKEN.findall(entry))
                 if phrase:
@@ -70,7 +70,7 @@ class ShapeIndex:
         negators = frozenset(
             w for w in words.union("negation_triggers") | words.union("negators") if " " not in w
         )
-        joiners = words.union("list_joiners") if LIST_GROUP in groups else frozenset()
+        joiners = words.union(LIST_GROUP) if LIST_GROUP in groups else frozenset()
         return cls({w: tuple(p) for w, p in by_first.items()}, shapes, negators, joiners)
 
     def tasks_in(self, text: str) -> frozenset[int]:
