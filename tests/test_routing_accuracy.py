@@ -79,8 +79,13 @@ FLOORS = {
     # after it: 91.6% / 97.1% / 100% (210 HIGH), no no-method message at HIGH; by class
     # top-1: named methods 66 of 66, object nouns 72 of 80, experiments without their
     # name 43 of 52, ordinary 231 of 252. Calibration: HIGH 100%, MEDIUM 87%, LOW 1 of 9.
-    # Targets (93 / 99 / 99) met for HIGH precision only. Never tune on it.
-    "routing_heldout_7.yaml": Floor(top1=0.91, top3=0.965, high_precision=0.99),
+    # Targets (93 / 99 / 99) met for HIGH precision only. A dev set since (fourth round):
+    # 93.6% / 98.7% / 100% (219 HIGH; MEDIUM 201 of 226, LOW 1 of 5) once a list of
+    # competitors with what they do, whom to keep close or only inform, and which methods
+    # with whom or in what order were read; ordinary 238 of 252, object nouns 74 of 80. On a
+    # third left unread while tuning (md5 of the text mod 3 == 0): 92.9% / 97.4% / 100%
+    # (74 HIGH) -> 93.5% / 98.1% / 100% (75 HIGH).
+    "routing_heldout_7.yaml": Floor(top1=0.93, top3=0.98, high_precision=0.99),
     # Held out (568), written from the method descriptions after the first held-out round
     # of issue 24, evaluated once: 85.4% / 95.6% / 97.4% (196 HIGH), no no-method message
     # at HIGH; unnamed experiments 51 of 70, object nouns 70 of 91 top-1. Targets not met.
@@ -89,8 +94,9 @@ FLOORS = {
     # experiment told by its statistics, people asked to do something while watched and
     # people sat beside at work, posing as customers, a page shown for a moment and a fake
     # door were read; on a third left unread while tuning, 86.4% /
-    # 95.5% / 100% (67 HIGH) -> 86.9% / 96.0% / 100% (68 HIGH).
-    "routing_heldout_6.yaml": Floor(top1=0.87, top3=0.96, high_precision=0.99),
+    # 95.5% / 100% (67 HIGH) -> 86.9% / 96.0% / 100% (68 HIGH). 88.4% / 97.0% / 100% (203
+    # HIGH) after the list shape of issue 24's fourth round.
+    "routing_heldout_6.yaml": Floor(top1=0.875, top3=0.965, high_precision=0.99),
     # Held out, written before the issue 24 changes for its classes (object noun, experiment
     # without its name, named method), evaluated once at the issue's close: 87.9% / 96.1% /
     # 97.0% (202 HIGH), below the targets; unnamed experiments 20 of 38 top-1. One case
@@ -104,8 +110,8 @@ FLOORS = {
     # statements, named methods): 79.4% / 87.6% / 97.9% (5 statements HIGH) before the
     # statement reading and method shapes; 94.0% / 97.8% / 100% (170 HIGH) after.
     "routing_dev_3.yaml": Floor(top1=0.935, top3=0.975, high_precision=0.99),
-    # Held out, evaluated once: 94.1% / 99.3% / 99.5% (222 HIGH).
-    "routing_heldout_4.yaml": Floor(top1=0.935, top3=0.99, high_precision=0.99),
+    # Held out, evaluated once: 94.1% / 99.3% / 99.5% (222 HIGH); 94.5% / 99.3% / 100%.
+    "routing_heldout_4.yaml": Floor(top1=0.94, top3=0.99, high_precision=0.99),
     # Fifth set, once held out (93.5% / 97.7% / 99.6%): 94.2% / 97.9% / 100% (224 HIGH).
     "routing_heldout_3.yaml": Floor(top1=0.935, top3=0.975, high_precision=0.99),
     # Held out, evaluated once after the routing changes: 96.0% / 99.7% / 99.6% (247 HIGH);

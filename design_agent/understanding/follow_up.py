@@ -21,14 +21,16 @@ the caller may ask the fast model (clarify.py); `settled` says whether it need n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal
 
 from design_agent.core.lexicon import Lexicon, lexicon
 from design_agent.core.models import Task
 from design_agent.core.text import fold
+from design_agent.understanding.enclitics import enclitic_edits
 from design_agent.understanding.matching import MatchResult
+from design_agent.understanding.statement import is_statement
 from design_agent.understanding.stemming import stem
 
 Reading = Literal["follow_up", "new_request"]
@@ -68,6 +70,7 @@ QUESTION_WEIGHT = 1.5
 FRAGMENT_WEIGHT = 2.0  # "and the screener?"
 CONTINUES_WEIGHT = 1.0  # "and what should the dashboard look like after ...?"
 SHORT_WEIGHT = 0.3
+STATEMENT_WEIGHT = 2.0  # "solo somos cuatro diseñadores": the situation the answer must fit
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,10 @@ def weigh(
     evidence that it asks for another method, whose best band is `other_band` (None when
     the best method for the message is `last` itself, or there is none)."""
     cues = _cues(lexicon())
+    joined = enclitic_edits(message, cues.edit_verbs)
+    if joined - cues.clitic_edits:  # "revísala", "redúcelo": an edit verb, the answer in it
+        verbs = cues.edit_verbs | joined
+        cues = replace(cues, edit_verbs=verbs, clitic_edits=cues.clitic_edits | joined)
     folded = fold(message).replace("’", "'")
     said = _WORD.findall(folded)
     body = _without_lead(said, cues)
@@ -155,6 +162,12 @@ def weigh(
     if _directive(message, cues):
         follow += QUESTION_WEIGHT
         reasons.append("says how the answer should be")
+    # "es remota y solo 45 minutos", "our users are nurses on night shifts": a statement asks
+    # for no method; after an answer it is the situation the answer must fit.
+    situation = is_statement(message)
+    if situation:
+        follow += STATEMENT_WEIGHT
+        reasons.append("says what the situation is")
     new = BAND_WEIGHT.get(other_band or "", 0.0)
     if new:
         reasons.append(f"another method scores {other_band}")
@@ -291,7 +304,8 @@ def _inserted(words: list[str], cues: _Cues, parts: frozenset[str] = frozenset()
     where it goes in the answer ("add X at the top", "for each task", "añade X al final", "a
     cada riesgo") or a piece of a deliverable as what is added ("include a brainstorming
     block", "add a fake door version", "mete una pregunta de NPS"), or a part of the last
-    deliverable (`parts`: "añade los tokens del modo oscuro" after a handoff spec)."""
+    deliverable (`parts`: "añade los tokens del modo oscuro" after a handoff spec), or more of
+    what the answer has ("add the case where the link expired", "add one for the admin")."""
     start = 0
     while start < len(words) and _phrase_at(words, start, cues.polite):
         start += next(
@@ -303,6 +317,10 @@ def _inserted(words: list[str], cues: _Cues, parts: frozenset[str] = frozenset()
         return False
     pieces = words[start + 1 : start + 1 + PIECE_REACH]
     if set(pieces) & (cues.pieces | parts):
+        return True
+    # "add the case where ..." is more of the answer; "put the must-haves into a roadmap"
+    # makes another deliverable of it.
+    if _phrase_at(words, start + 1, cues.added_objects) and not _converts(words, cues):
         return True
     return any(_phrase_at(words, i, cues.places) for i in range(start + 1, len(words)))
 
@@ -454,6 +472,7 @@ class _Cues:
     hypotheticals: frozenset[str]
     indefinites: frozenset[str]
     stop_words: frozenset[str]
+    added_objects: frozenset[str]
 
 
 @cache
@@ -486,4 +505,5 @@ def _cues(words: Lexicon) -> _Cues:
         words.union("hypotheticals"),
         words.union("indefinites"),
         words.union("stop_words"),
+        words.union("added_objects"),
     )

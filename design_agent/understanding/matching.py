@@ -208,7 +208,7 @@ SKIPPABLE_SHARE = 0.35
 CACHE_LIMIT = 8192
 # Bumped whenever the index layout changes, so a pickled matcher of an older
 # layout is rebuilt instead of used (see __setstate__).
-INDEX_FORMAT = 12
+INDEX_FORMAT = 13
 # What a method's shape is worth (understanding/shapes.py): as much as a complete phrase
 # of two ordinary words that names the task.
 SHAPE_VALUE = 1.5

@@ -8,6 +8,11 @@ groups' words are each language's (lexicon/<language>/shapes.yaml), so a shape i
 once for every language. A message has a shape when one sentence has a word or phrase of
 each of its groups, in any order. Matching counts a shape as much as a phrase that names the
 task (understanding/matching.py).
+
+One group is read from the sentence's form rather than its words: `a_list`, several short
+items joined by commas and a last "and"/"y" ("Duolingo, Babbel and Busuu", "concejales,
+técnicos y la empresa de limpieza"): the companies a comparison is with, the people a
+project answers to. The lexicon's `a_list` gives the words that join the last item.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ _CLAUSE_MARKS = frozenset(",:")
 Phrase = tuple[str, ...]
 # A negator this many words before a phrase negates it ("without us watching live").
 NEGATION_REACH = 3
+# The group a sentence listing several short items has ("Monzo, Revolut and N26").
+LIST_GROUP = "a_list"
+# The most words a listed item has ("la empresa de limpieza").
+LIST_ITEM_WORDS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +50,8 @@ class ShapeIndex:
     shapes: tuple[tuple[int, frozenset[str]], ...]
     # words that negate what follows them: "without us watching live" is no watching
     negators: frozenset[str]
+    # the words that join a list's last item ("and", "y"), when some shape uses a_list
+    joiners: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, tasks: Iterable[Task], words: Lexicon) -> ShapeIndex:
@@ -51,7 +62,7 @@ class ShapeIndex:
         )
         groups = {group for _task, shape in shapes for group in shape}
         by_first: dict[str, list[tuple[Phrase, str]]] = {}
-        for group in sorted(groups):
+        for group in sorted(groups - {LIST_GROUP}):  # a list is read from its form
             for entry in sorted(words.union(group)):
                 phrase = tuple(_TOKEN.findall(entry))
                 if phrase:
@@ -59,30 +70,44 @@ class ShapeIndex:
         negators = frozenset(
             w for w in words.union("negation_triggers") | words.union("negators") if " " not in w
         )
-        return cls({w: tuple(p) for w, p in by_first.items()}, shapes, negators)
+        joiners = words.union(LIST_GROUP) if LIST_GROUP in groups else frozenset()
+        return cls({w: tuple(p) for w, p in by_first.items()}, shapes, negators, joiners)
 
     def tasks_in(self, text: str) -> frozenset[int]:
         """The positions of the tasks whose shape one sentence of `text` has."""
         if not self.shapes:
             return frozenset()
         found: set[int] = set()
-        for groups in _groups_per_sentence(text, self.phrases_by_first, self.negators):
+        sentences = _groups_per_sentence(text, self.phrases_by_first, self.negators, self.joiners)
+        for groups in sentences:
             found.update(task for task, shape in self.shapes if shape <= groups)
         return frozenset(found)
 
 
 def _groups_per_sentence(
-    text: str, by_first: dict[str, tuple[tuple[Phrase, str], ...]], negators: frozenset[str]
+    text: str,
+    by_first: dict[str, tuple[tuple[Phrase, str], ...]],
+    negators: frozenset[str],
+    joiners: frozenset[str] = frozenset(),
 ) -> list[frozenset[str]]:
     tokens = _TOKEN.findall(_PERCENT.sub(" percent ", fold(text)))
     sentences: list[frozenset[str]] = []
     present: set[str] = set()
+    # The list being read: whether a comma was seen, and the words since the last one.
+    comma, item = False, 0
     for index, token in enumerate(tokens):
         if token in _SENTENCE_MARKS:
             if present:
                 sentences.append(frozenset(present))
             present = set()
+            comma, item = False, 0
             continue
+        if token == ",":
+            comma, item = True, 0
+            continue
+        if token in joiners and comma and 0 < item <= LIST_ITEM_WORDS:
+            present.add(LIST_GROUP)  # "X, Y and Z": the item before "and" was a short one
+        item += 1
         phrases = by_first.get(token, ())
         if phrases and not _negated(tokens, index, negators):
             for phrase, group in phrases:
