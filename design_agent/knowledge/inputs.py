@@ -17,39 +17,38 @@ from design_agent.core.models import InputNeed
 from design_agent.core.text import fold
 
 
-def is_given(need: InputNeed, text: str, metadata: Mapping[str, str]) -> bool:
-    """Whether `need` is given by a metadata key or by a cue in `text` (already folded)."""
-    return need in _given([need], text, metadata)
-
-
 def missing_needs(
     needs: Sequence[InputNeed], texts: Iterable[str], metadata: Mapping[str, str]
 ) -> list[InputNeed]:
     """The inputs in `needs` that neither `texts` nor `metadata` give."""
-    given = _given(needs, fold(" ".join(texts)), metadata)
-    return [need for need in needs if need not in given]
+    text = fold(" ".join(texts))
+    return [need for need in needs if not _given(need, text, metadata)]
 
 
-def _given(needs: Sequence[InputNeed], text: str, metadata: Mapping[str, str]) -> list[InputNeed]:
-    """The needs a metadata key or a cue in `text` gives: the text is read once for every
-    cue of every need (a long brief is not scanned once per cue)."""
-    given = [n for n in needs if any(str(metadata.get(k, "")).strip() for k in n.metadata)]
-    cues = tuple(sorted({fold(c) for n in needs for c in [*n.cues.en, *n.cues.es]}))
-    if not cues:
-        return given
-    # What the cues found, kept apart so that a cue inside a longer one still counts.
-    found = " | ".join({m.group(0) for m in _cues(cues).finditer(text)})
-    return given + [
-        n
-        for n in needs
-        if n not in given and any(_cues((fold(c),)).search(found) for c in [*n.cues.en, *n.cues.es])
-    ]
+def _given(need: InputNeed, text: str, metadata: Mapping[str, str]) -> bool:
+    """Whether a metadata key or a cue at the start of a word of `text` gives `need`."""
+    if any(str(metadata.get(key, "")).strip() for key in need.metadata):
+        return True
+    return any(_starts_a_word(cue, text) for cue in _folded((*need.cues.en, *need.cues.es)))
+
+
+def _starts_a_word(cue: str, text: str) -> bool:
+    """Whether `cue` occurs in `text` at the start of a word (anywhere, when it starts with
+    neither a letter nor a digit). One `str.find` per cue: a regex of every cue tried at
+    every position cost 1.4 ms a turn on a two-thousand-character context."""
+    if not cue:
+        return False
+    at = text.find(cue)
+    while at >= 0:
+        if at == 0 or not cue[0].isalnum() or not _WORD.match(text[at - 1]):
+            return True
+        at = text.find(cue, at + 1)
+    return False
 
 
 @cache
-def _cues(cues: tuple[str, ...]) -> re.Pattern[str]:
-    """Every cue at once, longest first; one that starts with a letter or digit matches at
-    the start of a word only."""
-    ordered = sorted(cues, key=len, reverse=True)
-    parts = [(r"(?<![a-z0-9])" if c[:1].isalnum() else "") + re.escape(c) for c in ordered]
-    return re.compile("|".join(parts))
+def _folded(cues: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(fold(cue) for cue in cues)
+
+
+_WORD = re.compile("[a-z0-9]")
