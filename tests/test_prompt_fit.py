@@ -131,7 +131,7 @@ def test_reach_and_effort_in_the_request_are_not_asked_for(catalogue, knowledge)
     rules = instructions_of(asked.prompt)
     assert "reach: how many" not in rules.split("This method works from:")[1].split("\n")[1:][0]
     facts = Facts(EMPTY, knowledge.inputs_of(catalogue.task("prioritization")), [message])
-    assert [n.id for n in facts.missing_needs()] == []
+    assert [n.id for n in facts.missing_needs] == []
 
 
 def test_a_heuristic_evaluation_without_a_screen_asks_which_one(catalogue, knowledge):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from design_agent.core.models import Agent, InputNeed, Task
 from design_agent.core.text import estimate_tokens, reading_of
@@ -202,9 +203,11 @@ class Facts:
         """The key facts (users, problem, constraints) the project does not state."""
         return self.project.missing_inputs() if self.project is not None else list(KEY_INPUTS)
 
+    @cached_property
     def missing_needs(self) -> list[InputNeed]:
         """The method's inputs nothing given states; one whose metadata key is a missing key
-        fact is left to that fact (never asked twice)."""
+        fact is left to that fact (never asked twice). Kept: the instructions and the
+        prompt's list of what is missing both ask."""
         metadata = self.project.metadata if self.project is not None else {}
         heard = [reading_of(said) for said in self.heard]  # a message is read on a bounded part
         texts = [*heard, *(self.project.texts() if self.project is not None else [])]
@@ -216,7 +219,7 @@ class Facts:
         """Everything missing, in `language`: the key facts first, then the inputs."""
         words = frame(language)
         keys = [words[m] for m in self.missing_keys()]
-        return keys + [n.name.get(language) for n in self.missing_needs()]
+        return keys + [n.name.get(language) for n in self.missing_needs]
 
 
 def instructions_block(

@@ -22,6 +22,8 @@ export can refer to them by position (see export.py).
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
@@ -146,10 +148,40 @@ def _replay(chain: list[dict[str, Any]]) -> tuple[ProjectState | None, int]:
     held = [r for r in chain if r["kind"] is not None]
     if not held:
         return None, 0
-    first = held[0]
-    start = ProjectState() if first["kind"] == "delta" else _keyframe(first["payload"])
-    deltas = [StateDelta.model_validate_json(r["payload"]) for r in held if r["kind"] == "delta"]
-    return apply(start, deltas), len(deltas)
+    key = tuple((r["kind"], r["payload"]) for r in held)
+    deltas = sum(kind == "delta" for kind, _payload in key)
+    return _replayed(key), deltas
+
+
+def _replayed(key: tuple[tuple[str, str], ...]) -> ProjectState:
+    """The state the snapshots in `key` (kind and payload, keyframe first) add up to.
+
+    Kept by content, so a state is never stale: each turn's chain is the last one plus a
+    delta, and parsing its (up to `every`) deltas again cost half a millisecond a turn."""
+    with _REPLAYED_LOCK:  # a server's turns run in threads
+        known = _REPLAYED.get(key)
+        if known is not None:
+            _REPLAYED.move_to_end(key)
+            return known
+        before = _REPLAYED.get(key[:-1])
+    if before is not None:
+        state = apply(before, [StateDelta.model_validate_json(key[-1][1])])
+    else:
+        kind, payload = key[0]
+        start = ProjectState() if kind == "delta" else _keyframe(payload)
+        deltas = [StateDelta.model_validate_json(p) for k, p in key if k == "delta"]
+        state = apply(start, deltas)
+    with _REPLAYED_LOCK:
+        _REPLAYED[key] = state
+        if len(_REPLAYED) > REPLAYED_KEPT:
+            _REPLAYED.popitem(last=False)
+    return state
+
+
+# Chains replayed lately (each the one before plus a delta: 64 cover a keyframe's span).
+REPLAYED_KEPT = 64
+_REPLAYED: OrderedDict[tuple[tuple[str, str], ...], ProjectState] = OrderedDict()
+_REPLAYED_LOCK = threading.Lock()
 
 
 def _keyframe(payload: str) -> ProjectState:
