@@ -342,6 +342,7 @@ class Answering:
                     turn.prefs.settings.keyframe_every,
                     request=asked,
                     band=_band(chosen),
+                    language=turn.language,
                 )
         except STORAGE_ERRORS as e:  # SQLite's, or a database server out of reach
             raise self._not_saved(turn, (task.id, agent.id), stream, user_turn, request, e) from e

@@ -181,6 +181,7 @@ class Comparison:
                 side.request.built.tier,
                 side.request.built.tier_reason,
                 turn.prefs.settings.keyframe_every,
+                language=turn.language,
             )
 
     def _question(self) -> ActionResult:

@@ -101,12 +101,15 @@ def save_answer(
     keyframe_every: int = 50,
     request: str | None = None,
     band: tuple[str, str] | None = None,
+    language: str | None = None,
 ) -> int:
     """The answer as it ended (complete, failed or cancelled), with usage and checklist,
     and the project state at it (one transaction: the turn and its snapshot, or neither).
     `request`: the design request it answers, when the message saved before it says
     something else ("2" picking a method, "make it shorter"), for the report; `band`: how
-    sure the method was (HIGH, MEDIUM, LOW) and why it was chosen, for the page's footer."""
+    sure the method was (HIGH, MEDIUM, LOW) and why it was chosen, for the page's footer;
+    `language`: the one the answer was asked in (it indexes the answer; None: told from
+    its text)."""
     usage = stream.usage
     tokens = None
     if usage and (usage.input_tokens is not None or usage.output_tokens is not None):
@@ -137,6 +140,7 @@ def save_answer(
         tier=tier,
         state=project_state(memory, project, task, parent_id, stream),
         keyframe_every=keyframe_every,
+        language=language,
     )
     record_figures(memory.db, turn.id, _figures(stream))  # usage.py: tokens in/out, timings
     return turn.id

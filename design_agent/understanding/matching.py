@@ -85,6 +85,9 @@ DESCRIBED_MIN_LIMIT = 3
 ALTERNATE_GAP = 10.0
 # A recent task only breaks near-ties; it never lifts a task from nothing.
 RECENT_BONUS = 3.0
+# The last results kept (Matcher.match), for messages up to this long.
+MATCHES_KEPT = 8
+MATCH_KEPT_CHARS = 4000
 
 # Weights of the kinds of evidence in the final score. Measured on messages that
 # describe a need without naming its method, what the task is for (its purpose) ranks
@@ -504,6 +507,7 @@ class Matcher:
         """Forget per-word look-ups (benchmarks use it to time a cold start)."""
         self._lookups.clear()
         self.__dict__.pop("_last", None)
+        self.__dict__.pop("_matched", None)
 
     def _analysed(self, message: str) -> _Message:
         """The message read and analysed; the last one is kept, for a turn matches its
@@ -657,7 +661,23 @@ class Matcher:
     def match(
         self, message: str, *, recent_task_ids: Sequence[str] = (), limit: int = 5
     ) -> MatchResult:
-        """Rank the tasks for `message`; `recent_task_ids` nudge near-ties toward them."""
+        """Rank the tasks for `message`; `recent_task_ids` nudge near-ties toward them.
+        The last few results are kept: a turn may ask the same of its message three times
+        (a reply to the open question? the interview's answer? which method?)."""
+        if len(message) > MATCH_KEPT_CHARS:
+            return self._ranked(message, recent_task_ids, limit)
+        key = (message, tuple(recent_task_ids), limit)
+        matched = self.__dict__.setdefault("_matched", {})  # absent from an older cached one
+        known = matched.get(key)
+        if known is not None:
+            return cast(MatchResult, known)
+        result = self._ranked(message, recent_task_ids, limit)
+        if len(matched) >= MATCHES_KEPT:
+            matched.clear()  # one step, safe with a server's turns in threads
+        matched[key] = result
+        return result
+
+    def _ranked(self, message: str, recent_task_ids: Sequence[str], limit: int) -> MatchResult:
         analysed = self._analysed(message)
         found = self._score(analysed, max(2, limit))
         evidence = found.scores
