@@ -2,8 +2,9 @@
 the fast model when a real AI CLI is active (understanding/model_follow_up.py): one strict
 JSON reply, a short timeout, and on anything else the weighed reading stands.
 
-After an interview guide, "adáptala para cooperativas de Perú" is such a close call: nothing
-names another method, but nothing says plainly that the guide is what is adapted. The fake
+After an interview guide, "adaptada a cooperativas de Perú" is such a close call: nothing
+names another method, but nothing says plainly that the guide is what is adapted
+("adáptala", with the pronoun joined, says it: understanding/enclitics.py). The fake
 `claude` (a real executable replaying recorded stream-json runs in turn) is the model.
 """
 
@@ -28,7 +29,7 @@ from design_agent.understanding.model_follow_up import (
 )
 
 PLAN = "guía de entrevistas para productores de café en Colombia"
-CLOSE_CALL = "adáptala para cooperativas de Perú"
+CLOSE_CALL = "adaptada a cooperativas de Perú"
 CLEARLY_NEW = "ahora necesito un plan de test de usabilidad para la app de citas"
 GOES_ON = '{"reading": "follow_up", "reason": "the guide adapted"}'
 IS_NEW = '{"reading": "new_request", "reason": "something else"}'
