@@ -85,9 +85,6 @@ DESCRIBED_MIN_LIMIT = 3
 ALTERNATE_GAP = 10.0
 # A recent task only breaks near-ties; it never lifts a task from nothing.
 RECENT_BONUS = 3.0
-# The last results kept (Matcher.match), for messages up to this long.
-MATCHES_KEPT = 8
-MATCH_KEPT_CHARS = 4000
 
 # Weights of the kinds of evidence in the final score. Measured on messages that
 # describe a need without naming its method, what the task is for (its purpose) ranks
@@ -662,20 +659,19 @@ class Matcher:
         self, message: str, *, recent_task_ids: Sequence[str] = (), limit: int = 5
     ) -> MatchResult:
         """Rank the tasks for `message`; `recent_task_ids` nudge near-ties toward them.
-        The last few results are kept: a turn may ask the same of its message three times
-        (a reply to the open question? the interview's answer? which method?)."""
-        if len(message) > MATCH_KEPT_CHARS:
-            return self._ranked(message, recent_task_ids, limit)
-        key = (message, tuple(recent_task_ids), limit)
-        matched = self.__dict__.setdefault("_matched", {})  # absent from an older cached one
-        known = matched.get(key)
-        if known is not None:
-            return cast(MatchResult, known)
-        result = self._ranked(message, recent_task_ids, limit)
-        if len(matched) >= MATCHES_KEPT:
-            matched.clear()  # one step, safe with a server's turns in threads
-        matched[key] = result
-        return result
+        The last message's results are kept: a turn may ask the same of its message three
+        times (a reply to the open question? the interview's answer? which method?)."""
+        kept = self.__dict__.get("_matched")  # absent from a matcher cached before it existed
+        results: dict[tuple[tuple[str, ...], int], MatchResult]
+        if kept is not None and kept[0] == message:
+            results = kept[1]
+        else:
+            results = {}
+            self.__dict__["_matched"] = (message, results)
+        key = (tuple(recent_task_ids), limit)
+        if key not in results:
+            results[key] = self._ranked(message, recent_task_ids, limit)
+        return results[key]
 
     def _ranked(self, message: str, recent_task_ids: Sequence[str], limit: int) -> MatchResult:
         analysed = self._analysed(message)
